@@ -1,0 +1,178 @@
+"""The rule model: a rule is a class with its code, name, docs, profiles and VALID/INVALID examples.
+
+Like Fixit's `LintRule`, each rule carries its own examples, which `tests/test_rules.py` runs for every
+rule; unlike Fixit, options declared in `OPTIONS` really reach the rule (`self.options`). Rules read
+`Message`s built by `extract/`, never raw modules.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from ..extract.context import GuardFacts, guard_facts
+from ..extract.walker import FileFacts
+from ..model import Applicability, Finding, Fix, Level, Message, Template
+from ..packs import Packs
+
+DOC_HEADINGS = ("## What it does", "## Why is this bad?", "## Example", "Use instead", "## Fix safety", "## Options")
+CONTENT_SINKS = frozenset(
+    {"raise", "tool-error", "protocol-error", "tool-result", "agent-error", "notify", "cli-error", "exit",
+     "stderr", "log", "warn", "http", "class-default", "validator"}
+)
+ERROR_LEVELS = {"warning", "warn", "error", "exception", "critical", "fatal"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option: default value, a type name for validation ("int", "str", "list[str]", "bool"), docs."""
+
+    default: Any
+    kind: str
+    doc: str
+
+
+@dataclass
+class FileContext:
+    """What rules may read about the file being checked, besides the message itself."""
+
+    path: str
+    facts: FileFacts
+    packs: Packs
+    registry: frozenset
+    mcp_versions: Dict[str, str] = field(default_factory=dict)
+    extra_next_step_verbs: Tuple[str, ...] = ()
+    _guards: Dict[int, GuardFacts] = field(default_factory=dict)
+
+    @property
+    def module(self) -> cst.Module:
+        return self.facts.module
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.facts.module.code_for_node(node)
+
+    def guard(self, message: Message) -> GuardFacts:
+        """Guard facts of a message, computed once."""
+        key = id(message)
+        found = self._guards.get(key)
+        if found is None:
+            found = guard_facts(message, lambda name: self.resolve(message, name))
+            self._guards[key] = found
+        return found
+
+    def resolve(self, message: Message, name: str) -> Optional[cst.CSTNode]:
+        scope = message.scope
+        return scope.value(name) if scope is not None else None
+
+    @property
+    def file_tools(self) -> frozenset:
+        return frozenset(t.name for t in self.facts.tools)
+
+
+class Rule:
+    """Base class of every rule (Python rules subclass it; TOML phrase rules are `PhraseRule`s).
+
+    Class attributes: CODE ("AEM101"), NAME (kebab-case), SUMMARY (one line), LEVEL, PROFILES (the
+    audiences it applies to by default), DEFAULT (on unless selected), FIX (the strongest fix it may
+    offer), OPTIONS, VALID and INVALID (code snippets; each INVALID must produce this rule's code, each
+    VALID must not), SINKS (sink kinds it reads). The docstring is the user documentation, with ruff's
+    headings.
+    """
+
+    CODE: ClassVar[str] = ""
+    NAME: ClassVar[str] = ""
+    SUMMARY: ClassVar[str] = ""
+    LEVEL: ClassVar[Level] = Level.WARNING
+    PROFILES: ClassVar[Tuple[str, ...]] = ("agent", "cli", "http", "exc", "log")
+    DEFAULT: ClassVar[bool] = True
+    FIX: ClassVar[Applicability] = Applicability.DISPLAY_ONLY
+    OPTIONS: ClassVar[Dict[str, Option]] = {}
+    VALID: ClassVar[Sequence[str]] = ()
+    INVALID: ClassVar[Sequence[str]] = ()
+    SINKS: ClassVar[frozenset] = CONTENT_SINKS
+    PROSE: ClassVar[bool] = True  # judges wording: skipped for info/debug logs and non-English text
+    registry: ClassVar[Dict[str, type]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.CODE:
+            Rule.registry[cls.CODE] = cls
+
+    def __init__(self, options: Optional[Dict[str, Any]] = None, profiles: Optional[Sequence[str]] = None):
+        opts = dict(options or {})
+        self.options = {name: opts.get(name, o.default) for name, o in self.OPTIONS.items()}
+        self.profiles = tuple(profiles) if profiles is not None else tuple(self.PROFILES)
+
+    # metadata, read through the instance so phrase rules can set them per entry
+    @property
+    def code(self) -> str:
+        return self.CODE
+
+    @property
+    def name(self) -> str:
+        return self.NAME
+
+    @property
+    def docs(self) -> str:
+        return _dedent(self.__class__.__doc__ or "")
+
+    @property
+    def url(self) -> str:
+        return f"https://github.com/errlint/errlint/blob/main/docs/rules.md#{self.code.lower()}"
+
+    def applies(self, message: Message) -> bool:
+        if message.sink not in self.SINKS or message.profile not in self.profiles:
+            return False
+        if self.PROSE and message.sink in ("log", "notify") and message.extra.get("level", "error") not in ERROR_LEVELS:
+            return False
+        return True
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        """Yield findings about one message. Override in subclasses."""
+        return ()
+
+    def check_file(self, ctx: FileContext) -> Iterable[Finding]:
+        """Yield findings that are not about a single message. Override when needed."""
+        return ()
+
+    def finding(self, message: Optional[Message], text: str, suggestion: str, anchor: Any = None, fix: Optional[Fix] = None) -> Finding:
+        if anchor is None and message is not None:
+            anchor = message.anchor
+        return Finding(self.code, text, suggestion, anchor, fix, message)
+
+
+def _dedent(text: str) -> str:
+    lines = text.expandtabs().splitlines()
+    if not lines:
+        return ""
+    indent = min((len(l) - len(l.lstrip()) for l in lines[1:] if l.strip()), default=0)
+    out = [lines[0].strip()] + [l[indent:] for l in lines[1:]]
+    return "\n".join(out).strip()
+
+
+def quote(text: str, limit: int = 60) -> str:
+    """`text` trimmed to `limit` characters for a diagnostic, with placeholders shown as `{...}`."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def complete_templates(message: Message) -> List[Template]:
+    """The message's variants whose whole prose is known (rules about missing parts need these)."""
+    return [t for t in message.templates if t.complete]
+
+
+def mostly_non_english(text: str) -> bool:
+    """True when most letters are outside ASCII: English lexicons do not apply (design section 3)."""
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) < 8:
+        return False
+    return sum(1 for c in letters if ord(c) > 127) > len(letters) / 2
+
+
+def all_rules() -> Dict[str, type]:
+    """Every Python rule class by code (importing the rule modules registers them)."""
+    from . import guidance, leaks, mcp, meta, parts, size, vague  # noqa: F401  (registration)
+
+    return dict(Rule.registry)

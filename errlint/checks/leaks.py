@@ -1,0 +1,340 @@
+"""3xx: leaks. Secrets, credential and home paths, URLs with secrets, environment/header dumps and
+tracebacks in text that leaves the process. Diagnostics never print a secret value: they name the
+expression, and literal secrets are masked to their first four characters."""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from ..model import ENV_DUMP, HOME_PATH, SECRET, TRACEBACK, URL, Finding, Level, Message
+from .base import CONTENT_SINKS, FileContext, Option, Rule
+
+LITERAL_SECRETS = re.compile(
+    r"(?P<s>(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}|-----BEGIN (?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----"
+    r"|gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,}|xox[baprs]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}"
+    r"|AIza[0-9A-Za-z_-]{35}|(?i:bearer)\s+[A-Za-z0-9._~+/-]{20,}=*)"
+)
+HOME_LITERAL = re.compile(r"(?<![\w.])(?:/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|[A-Za-z]:\\\\?Users\\\\?[A-Za-z0-9._-]+)")
+PLACEHOLDER_LIKE = re.compile(r"<[^>]+>|\$\{?\w+\}?|%\w+%|\{\{[^}]*\}\}|x{4,}|\*{3,}", re.I)
+LEAK_SINKS = CONTENT_SINKS
+BUG_REPORT = re.compile(r"\b(report|file|open)\b[^.]*\b(bug|issue)\b|https?://\S+/issues", re.I)
+
+
+def mask(text: str) -> str:
+    """First four characters of a secret, then an ellipsis: safe to print in any output format."""
+    return text[:4] + "…"
+
+
+class SecretInMessage(Rule):
+    """## What it does
+    Flags a message that interpolates a secret-like value (a name such as `token`, `api_key`,
+    `password`, `dsn`, `session_id`, `headers["Authorization"]`, `os.environ["X_TOKEN"]`) or contains
+    a literal key (AWS access key ids, private-key blocks, GitHub/Slack/OpenAI-style tokens). Masked
+    values (`mask(x)`, `x[:4]`), `len(x)`, `bool(x)` and names such as `max_tokens`, `token_count` or
+    `token_url` are not flagged. Applies to every sink, logs included.
+
+    ## Why is this bad?
+    Error text ends up in agent transcripts, logs and bug reports; a key printed there is a leaked key
+    (OpenBB-finance/OpenBB#6662, lumen-oss/lux#798).
+
+    ## Example
+    ```python
+    raise LookupError(f"No invitation matches secret {invite_secret}")
+    ```
+
+    Use instead:
+    ```python
+    raise LookupError(f"No invitation matches secret ending …{invite_secret[-4:]}; ask the sender for a new link.")
+    ```
+
+    ## Fix safety
+    Display-only. errlint's own output shows at most the first four characters of a detected secret.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM301"
+    NAME = "secret-in-message"
+    SUMMARY = "A secret value in the message"
+    PROSE = False
+    LEVEL = Level.ERROR
+    SINKS = LEAK_SINKS
+    VALID = (
+        "def f(password):\n    if len(password) < 12:\n        raise ValueError('Password must have at least 12 characters; choose a longer one.')\n",
+        "def f(token):\n    raise ValueError(f'Token {token[:4]}... expired; run `acme login`.')\n",
+        "def f(max_tokens):\n    raise ValueError(f'max_tokens={max_tokens} is above 4096')\n",
+    )
+    INVALID = (
+        "def f(password):\n    raise ValueError(f'Rejected password {password!r}')\n",
+        "class Store:\n    def redeem(self, invite_secret):\n        raise LookupError(f'No invitation matches secret {invite_secret}')\n",
+        "import logging\nlog = logging.getLogger(__name__)\ndef f(api_key):\n    log.error('Key %s rejected', api_key)\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        for template in message.templates:
+            for holder in template.placeholders:
+                if holder.has(SECRET):
+                    name = holder.detail or holder.expr
+                    yield self.finding(
+                        message,
+                        f"the message interpolates the secret-like value `{name}`",
+                        f"Do not print `{name}`; name the env var or setting that holds it, or show a masked suffix (`…{{{holder.expr}[-4:]}}`).",
+                    )
+                    return
+            found = LITERAL_SECRETS.search(template.literal)
+            if found and not PLACEHOLDER_LIKE.fullmatch(found.group(0)):
+                yield self.finding(
+                    message,
+                    f"the message contains what looks like a secret ({mask(found.group(0))})",
+                    "Remove the key from the text; refer to it by the env var or secret-manager entry that holds it.",
+                )
+                return
+
+
+class CredentialPathInMessage(Rule):
+    """## What it does
+    Flags a message that shows a credential store's path (`~/.aws/credentials`, `~/.kube/config`,
+    `~/.ssh/id_rsa`, `application_default_credentials.json`, ...) or an absolute home path: a literal
+    `/home/<user>` or `/Users/<user>`, or a value built with `os.path.expanduser`, `Path.home()`,
+    `os.getcwd()` or `Path.cwd()`. Expanded home paths are flagged in every sink; literal
+    credential-store paths only in agent and CLI messages (option `literal-path-profiles`).
+
+    ## Why is this bad?
+    The path tells an agent where the keys are and leaks the account name; what it needs is the
+    command that fixes the problem (`aws sso login`, `gcloud auth application-default login`).
+
+    ## Example
+    ```python
+    raise ToolError(f"Cluster config not found at {Path.home() / '.kube' / 'config'}")
+    ```
+
+    Use instead:
+    ```python
+    raise ToolError("No kubeconfig found. Run `kubectl config use-context <name>` or set KUBECONFIG.")
+    ```
+
+    ## Fix safety
+    Unsafe when offered: a literal home path is rewritten to its `~` form.
+
+    ## Options
+    `literal-path-profiles` (list of profiles, ["agent", "cli"]): where literal credential-store paths
+    are reported.
+    """
+
+    CODE = "AEM302"
+    NAME = "credential-path-in-message"
+    SUMMARY = "A credential-store path or an absolute home path"
+    PROSE = False
+    SINKS = LEAK_SINKS
+    OPTIONS = {"literal-path-profiles": Option(["agent", "cli"], "list[str]", "Profiles in which literal credential-store paths are reported.")}
+    VALID = (
+        "import sys\nsys.exit('No AWS credentials found. Run \"aws configure\" or set AWS_PROFILE.')\n",
+        "raise KeyError(\"Config key 'db.password_ref' is empty; set it in settings.toml.\")\n",
+        "import logging\nlogging.info('Using profile %s from ~/.aws/credentials', 'x')\n",
+    )
+    INVALID = (
+        "import sys\nfrom pathlib import Path\nsys.exit(f\"Cannot read {Path.home() / '.aws' / 'credentials'}\")\n",
+        "import sys\nsys.exit('Cannot read ~/.aws/credentials; fix it')\n",
+        "import os\nraise ValueError(f'KEY must be set. Current directory: {os.getcwd()}')\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        literal_ok = message.profile in self.options["literal-path-profiles"]
+        for template in message.templates:
+            for holder in template.placeholders:
+                if holder.has(HOME_PATH):
+                    yield self.finding(
+                        message,
+                        f"the message shows an absolute home or working-directory path (`{holder.detail or holder.expr}`)",
+                        "Show a path relative to the project or the `~` form, or name the setting/command instead of the path.",
+                    )
+                    return
+            literal = template.literal
+            home = HOME_LITERAL.search(literal)
+            if home:
+                yield self.finding(message, f"the message contains an absolute home path ({home.group(0)}), which leaks the account name", "Use the `~` form or a path relative to the project.")
+                return
+            if not literal_ok or message.extra.get("level", "error") in ("info", "debug"):
+                continue
+            for credential in ctx.packs.credentials:
+                found = credential.pattern.search(literal)
+                if found:
+                    yield self.finding(
+                        message,
+                        f"the message names the credential file `{found.group(0).strip('/')}`",
+                        f"Name the fix instead of the file: {credential.instead}.",
+                    )
+                    return
+
+
+class UrlOrHttpErrorPassthrough(Rule):
+    """## What it does
+    Flags interpolating `str(e)` of `requests.HTTPError`/`httpx.HTTPStatusError` (or any exception from
+    a `try` that called `raise_for_status()`), and `response.url`/`request.url`.
+
+    ## Why is this bad?
+    Their text is `401 Client Error: Unauthorized for url: https://api.example.com/v1?api_key=...`: the
+    full URL, query string included, so keys in the query reach the agent (uforia/MatterBot#286,
+    AgriciDaniel/claude-seo#122). It also drops `Retry-After`.
+
+    ## Example
+    ```python
+    except requests.HTTPError as e:
+        raise ToolError(f"Weather API failed: {e}")
+    ```
+
+    Use instead:
+    ```python
+        raise ToolError(f"Weather API returned {e.response.status_code} for {urlsplit(e.request.url).path}; retry after 60 s.")
+    ```
+
+    ## Fix safety
+    Display-only.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM303"
+    NAME = "url-or-http-error-passthrough"
+    SUMMARY = "A full URL or HTTP error text (query strings included)"
+    PROSE = False
+    SINKS = LEAK_SINKS
+    VALID = (
+        "import requests\ndef f(url):\n    try:\n        requests.get(url).raise_for_status()\n    except requests.HTTPError as e:\n        raise RuntimeError(f'API returned {e.response.status_code}; retry after 60 s.')\n",
+        "def f(resp):\n    raise RuntimeError(f'API returned {resp.status_code}')\n",
+        "import httpx\ntry:\n    g()\nexcept httpx.HTTPStatusError as e:\n    raise RuntimeError(f'upstream said {e.response.status_code}')\n",
+    )
+    INVALID = (
+        "import requests\ndef f(url):\n    try:\n        requests.get(url).raise_for_status()\n    except requests.HTTPError as e:\n        raise RuntimeError(f'Weather API failed: {e}')\n",
+        "import httpx\ntry:\n    g()\nexcept httpx.HTTPStatusError as exc:\n    raise RuntimeError(str(exc))\n",
+        "def f(response):\n    raise RuntimeError(f'Request to {response.url} failed')\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        for template in message.templates:
+            for holder in template.placeholders:
+                if holder.has(URL):
+                    yield self.finding(
+                        message,
+                        f"`{holder.expr}` puts a full URL (query string included) into the message",
+                        "Show the status code and the URL path only, e.g. f\"{e.response.status_code} for {urlsplit(url).path}\".",
+                    )
+                    return
+
+
+class EnvironmentOrHeadersDump(Rule):
+    """## What it does
+    Flags interpolating `os.environ`, `request.headers`, `session.headers`, `config`/`settings`
+    objects, `vars(settings)`, `locals()` or `globals()`.
+
+    ## Why is this bad?
+    One missing variable does not need the whole environment: every secret in it goes with it
+    (suthio/redash-mcp#30 sent an Authorization header to the model).
+
+    ## Example
+    ```python
+    print(f"DEPLOY_REGION is unset; environment was: {dict(os.environ)}", file=sys.stderr)
+    ```
+
+    Use instead:
+    ```python
+    print("DEPLOY_REGION is unset; export DEPLOY_REGION=eu-west-1 (or pass --region).", file=sys.stderr)
+    ```
+
+    ## Fix safety
+    Display-only.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM304"
+    NAME = "environment-or-headers-dump"
+    SUMMARY = "The environment, request headers or a settings object dumped into the message"
+    PROSE = False
+    SINKS = LEAK_SINKS
+    VALID = (
+        "import os\nraise RuntimeError(f\"DEPLOY_REGION is unset; export it (HOME={os.environ.get('HOME_HINT')})\")\n",
+        "def f(resp):\n    raise RuntimeError(f'status {resp.status_code}')\n",
+        "import os\nraise RuntimeError('Set DEPLOY_REGION')\n",
+    )
+    INVALID = (
+        "import os, sys\nprint(f'DEPLOY_REGION is unset; environment was: {dict(os.environ)}', file=sys.stderr)\n",
+        "import logging\ndef f(resp):\n    logging.error('failed; headers: %s', resp.request.headers)\n",
+        "def f():\n    raise RuntimeError(f'bad state: {locals()}')\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        for template in message.templates:
+            for holder in template.placeholders:
+                if holder.has(ENV_DUMP):
+                    yield self.finding(
+                        message,
+                        f"`{holder.expr}` dumps the environment, headers or settings into the message",
+                        "Name only the variable or header that matters (its name, not its value).",
+                    )
+                    return
+
+
+class TracebackToAgent(Rule):
+    """## What it does
+    Flags a formatted traceback (`traceback.format_exc()` and friends) in a message for an agent, a CLI
+    user or an HTTP client. Logs, debug/verbose branches and crash handlers that also say how to report
+    the bug are exempt.
+
+    ## Why is this bad?
+    A traceback costs hundreds of tokens, shows internals, and tells the caller nothing about what to
+    change (RFC 9457: help the client correct the problem, not debugging information).
+
+    ## Example
+    ```python
+    except Exception:
+        raise ToolError(traceback.format_exc())
+    ```
+
+    Use instead:
+    ```python
+    except Exception:
+        log.exception("export failed")
+        raise ToolError("Internal error in export_report; not caused by your arguments. Retry once, then stop.")
+    ```
+
+    ## Fix safety
+    Display-only.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM305"
+    NAME = "traceback-to-agent"
+    SUMMARY = "A traceback in a message that leaves the process"
+    PROSE = False
+    PROFILES = ("agent", "cli", "http")
+    VALID = (
+        "import logging, traceback\ntry:\n    g()\nexcept Exception:\n    logging.error(traceback.format_exc())\n",
+        "import sys, traceback\nverbose = True\ntry:\n    g()\nexcept Exception:\n    if verbose:\n        print(traceback.format_exc(), file=sys.stderr)\n",
+        "import sys, traceback\ntry:\n    g()\nexcept Exception:\n    sys.exit(f'{traceback.format_exc()}\\nThis is a bug; please report it at https://x.example/issues')\n",
+    )
+    INVALID = (
+        "import traceback\nfrom fastmcp.exceptions import ToolError\ntry:\n    g()\nexcept Exception:\n    raise ToolError(traceback.format_exc())\n",
+        "import sys, traceback\ntry:\n    g()\nexcept Exception:\n    print(traceback.format_exc(), file=sys.stderr)\n",
+        "import traceback\nfrom fastmcp.exceptions import ToolError\ntry:\n    g()\nexcept Exception:\n    tb = traceback.format_exc()\n    raise ToolError(f'failed: {tb}')\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if message.context.in_debug_branch:
+            return
+        for template in message.templates:
+            for holder in template.placeholders:
+                if holder.has(TRACEBACK):
+                    if message.profile == "cli" and BUG_REPORT.search(template.literal):
+                        return
+                    yield self.finding(
+                        message,
+                        f"`{holder.expr}` sends a traceback to the reader",
+                        "Log the traceback; tell the reader \"internal error in <tool>; not caused by your arguments; retry once, then stop\".",
+                    )
+                    return

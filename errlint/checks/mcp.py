@@ -1,0 +1,474 @@
+"""6xx: MCP protocol and channel misuse. What each MCP stack sends to the model is in
+design/rules.md section 1 (checked against mcp 2.3.0 and fastmcp 4.2.3)."""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional
+
+from ..extract.context import tested_params
+from ..extract.sinks import TOOL_ERROR_IMPORT
+from ..model import EXCEPTION, Applicability, Finding, Level, Message
+from .base import FileContext, Rule, quote
+
+ERROR_TEXT = re.compile(r"^\W*(error|failed|failure|exception|unable to|could not|couldn't|cannot|can't|invalid|not found)\b|\b(error|failed|exception)\s*:|\bnot found\b|\bunable to\b", re.I)
+ZERO_RESULTS = re.compile(r"^\W*no (results|matches|items|entries|records|rows)\b", re.I)
+REDUNDANT_PREFIX = re.compile(r"^\s*(error executing tool\b[^:]*:?|tool error\s*:|failed to execute tool\b[^:]*:?|error\s*:)\s*", re.I)
+STACK_NAMES = {
+    "mcp1": "mcp 1.x FastMCP",
+    "mcp2": "mcp 2.x MCPServer",
+    "fastmcp": "standalone FastMCP",
+    "lowlevel": "the mcp low-level Server",
+    "lowlevel1": "the mcp 1.x low-level Server",
+    "lowlevel2": "the mcp 2.x low-level Server",
+}
+INTERNAL_CODES = {"-32601", "-32600", "-32700", "METHOD_NOT_FOUND", "MISSING_REQUIRED_CLIENT_CAPABILITY", "-32002", "RESOURCE_NOT_FOUND"}
+
+
+def detected_stack(message: Message, ctx: FileContext) -> str:
+    function = message.context.function
+    if function is not None and function.stack:
+        return function.stack
+    stacks = sorted(ctx.facts.stacks - {"lowlevel"}) or sorted(ctx.facts.stacks)
+    return stacks[0] if stacks else ""
+
+
+def in_tool(message: Message) -> bool:
+    function = message.context.function
+    return function is not None and (function.role in ("tool", "lowlevel") or function.reachable_from_tool)
+
+
+class ErrorReturnedAsSuccess(Rule):
+    """## What it does
+    In a registered MCP tool, flags a `return` of error text (starting with or containing "Error",
+    "Failed", "Exception", "Unable to", "not found", or the caught exception's text) from an `except`
+    handler or an error branch, a low-level handler returning `[TextContent(text="Error...")]`, and a
+    `CallToolResult` with error text and no `isError=True`. "No results" answers are not errors.
+
+    ## Why is this bad?
+    A returned string is a success: `isError` is false, so clients and agents treat the error text as
+    data (the SDK docs: never return an error message from a tool).
+
+    ## Example
+    ```python
+    @mcp.tool()
+    def read(path: str) -> str:
+        try:
+            return open(path).read()
+        except OSError as e:
+            return f"Error: {e}"
+    ```
+
+    Use instead:
+    ```python
+        except FileNotFoundError:
+            raise ToolError(f"No file at {path!r}; call list_files to see the workspace.")
+    ```
+
+    ## Fix safety
+    Unsafe: `return X` becomes `raise ToolError(X)` (import for the detected stack), which changes the
+    tool's result type.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM601"
+    NAME = "error-returned-as-success"
+    SUMMARY = "Error text returned as a successful tool result"
+    PROFILES = ("agent",)
+    SINKS = frozenset({"tool-return", "tool-output"})
+    FIX = Applicability.UNSAFE
+    VALID = (
+        "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef search(q: str) -> str:\n    if not q:\n        return 'No results for an empty query.'\n    return 'ok'\n",
+        "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef greet(name: str) -> str:\n    return 'Hello {}, nothing went wrong today.'.format(name)\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef read(path: str) -> str:\n    try:\n        return open(path).read()\n    except OSError as e:\n        raise ToolError(f'Cannot read {path!r}: {e.strerror}')\n",
+    )
+    INVALID = (
+        "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef read(path: str) -> str:\n    try:\n        return open(path).read()\n    except OSError as e:\n        return f'Error: {e}'\n",
+        "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef get(item_id: str) -> str:\n    if item_id not in {'a'}:\n        return f'Item {item_id} not found'\n    return 'a'\n",
+        "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef run(cmd: str) -> dict:\n    try:\n        return {'out': go(cmd)}\n    except Exception as e:\n        return {'error': str(e)}\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if not in_tool(message) or message.context.function.role not in ("tool", "lowlevel"):
+            return
+        if message.sink == "tool-output" and message.extra.get("flag_given"):
+            return
+        error_branch = bool(message.context.handlers) or bool(message.context.guards)
+        expr = message.expr
+        import libcst as cst
+
+        if isinstance(expr, cst.Dict) and message.sink == "tool-return":
+            from ..extract import nodes
+
+            keys = {nodes.string_value(el.key) for el in expr.elements if isinstance(el, cst.DictElement)}
+            if "error" in keys and error_branch and not keys & {"isError", "is_error", "ok", "state"}:
+                yield self._finding(message, ctx, "a dict with an `error` key")
+            return
+        for template in message.templates:
+            text = template.prose
+            if not text.strip() or ZERO_RESULTS.search(text):
+                continue
+            exception_text = any(h.has(EXCEPTION) for h in template.placeholders)
+            if (ERROR_TEXT.search(text) or exception_text) and (error_branch or message.sink == "tool-output"):
+                yield self._finding(message, ctx, f'"{quote(template.text, 40)}"')
+                return
+
+    def _finding(self, message: Message, ctx: FileContext, what: str) -> Finding:
+        stack = detected_stack(message, ctx)
+        module, name = TOOL_ERROR_IMPORT.get(stack, ("fastmcp.exceptions", "ToolError"))
+        how = "raise ToolError(...)" if message.sink == "tool-return" else "set isError=True (is_error=True on mcp 2.x/fastmcp)"
+        return self.finding(
+            message,
+            f"the tool returns {what} as a successful result; the client sees isError=false",
+            f"{how.capitalize()} instead (from {module} import {name}).",
+            anchor=message.node,
+        )
+
+
+class ProtocolErrorForFixableFailure(Rule):
+    """## What it does
+    Flags `raise McpError(...)`/`MCPError(...)` (or a hand-built JSON-RPC `error` object with
+    INVALID_PARAMS) in an MCP tool for a failure the caller could fix or that belongs to the tool's own
+    execution. Capability and handshake errors, unknown tool names and missing resources in resource
+    handlers are exempt. The message says which stack was detected.
+
+    ## Why is this bad?
+    On mcp >= 2.0 MCPServer a protocol error never reaches the model; on mcp 1.x and FastMCP it is
+    wrapped with a generic prefix and the code is lost, and it breaks on the move to mcp 2.x. The spec
+    (since 2025-11-25) puts invalid arguments in `isError` results.
+
+    ## Example
+    ```python
+    raise McpError(ErrorData(code=INVALID_PARAMS, message="volume_id is required"))
+    ```
+
+    Use instead:
+    ```python
+    raise ToolError("volume_id is required; call list_volumes to pick one.")
+    ```
+
+    ## Fix safety
+    Unsafe: `MCPError(code, message)` becomes `ToolError(message)`.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM602"
+    NAME = "protocol-error-for-fixable-failure"
+    SUMMARY = "A protocol error for a failure the model should see"
+    PROFILES = ("agent",)
+    SINKS = frozenset({"protocol-error"})
+    LEVEL = Level.ERROR
+    FIX = Applicability.UNSAFE
+    VALID = (
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef f(v: str) -> str:\n    if not v:\n        raise ToolError('v is required; pass a volume id.')\n    return v\n",
+        "import mcp.types as types\nfrom mcp.server.lowlevel import Server\nfrom mcp.shared.exceptions import McpError\nsrv = Server('x')\nKNOWN = {'a'}\n@srv.call_tool()\nasync def route(name: str, arguments: dict):\n    if name not in KNOWN:\n        raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=f'Unknown tool {name!r}'))\n",
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.shared.exceptions import McpError\nfrom mcp.types import ErrorData\nmcp = FastMCP('x')\n@mcp.resource('books://{book_id}')\ndef book(book_id: str) -> str:\n    raise McpError(ErrorData(code=-32002, message=f'Resource books://{book_id} not found'))\n",
+    )
+    INVALID = (
+        "from mcp.server.fastmcp import FastMCP\nfrom mcp.shared.exceptions import McpError\nfrom mcp.types import ErrorData, INVALID_PARAMS\nmcp = FastMCP('x')\n@mcp.tool()\ndef f(v: str = '') -> str:\n    if not v:\n        raise McpError(ErrorData(code=INVALID_PARAMS, message='v is required'))\n    return v\n",
+        "from mcp.server.mcpserver import MCPServer\nfrom mcp import MCPError\nmcp = MCPServer('x')\n@mcp.tool()\ndef f(n: int) -> int:\n    if n < 0:\n        raise MCPError(-32602, f'n must be >= 0, got {n}')\n    return n\n",
+        "def answer(req_id, params):\n    city = params.get('city')\n    return {'jsonrpc': '2.0', 'id': req_id, 'error': {'code': -32602, 'message': f'No forecast for {city!r}'}}\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        function = message.context.function
+        code = str(message.extra.get("code", ""))
+        if any(c in code for c in INTERNAL_CODES):
+            return
+        if function is not None and function.role == "resource":
+            return
+        jsonrpc = message.callee == "jsonrpc"
+        if jsonrpc and "32602" not in code and "INVALID_PARAMS" not in code:
+            return
+        if not jsonrpc and not in_tool(message):
+            return
+        if self._unknown_tool(message, ctx):
+            return
+        stack = detected_stack(message, ctx)
+        consequence = {
+            "mcp2": "on mcp 2.x MCPServer it becomes a JSON-RPC error the model never sees",
+            "lowlevel2": "on the mcp 2.x low-level Server the model never sees it",
+            "mcp1": "mcp 1.x FastMCP wraps it as 'Error executing tool ...' today, but drops the code and breaks on mcp 2.x",
+            "fastmcp": "FastMCP wraps it as \"Error calling tool '...'\" and drops the code",
+        }.get(stack, "clients MAY hide protocol errors from the model (MCP spec, tools/Error Handling)")
+        yield self.finding(
+            message,
+            f"a tool failure is raised as a protocol error ({STACK_NAMES.get(stack, 'stack unknown')}: {consequence})",
+            "Raise the stack's ToolError (or return CallToolResult(isError=True)) with the same text.",
+            anchor=message.node,
+        )
+
+    def _unknown_tool(self, message: Message, ctx: FileContext) -> bool:
+        function = message.context.function
+        for template in message.templates:
+            if re.search(r"\b(unknown|no such|not a known|invalid) tool\b|\btool\b[^.]*\bnot found\b", template.prose, re.I):
+                return True
+        if function is not None and function.role == "lowlevel" and function.param_names:
+            first = function.param_names[0]
+            facts = ctx.guard(message)
+            return first in ("name", "tool_name", "tool") and any(m.subject == first and m.allowed for m in facts.memberships)
+        return False
+
+
+class MessageMaskedByFramework(Rule):
+    """## What it does
+    Flags a crafted message raised with a class other than the stack's `ToolError` inside an MCP tool
+    (or a helper it calls in the same module) when the stack masks such exceptions: mcp >= 2.1
+    MCPServer (version read from pyproject/requirements/lock files; reported as version-dependent when
+    unknown), or FastMCP with `mask_error_details=True`. Pydantic validators and bare `raise` are exempt.
+
+    ## Why is this bad?
+    The model receives only "Error executing tool <name>" (25 characters) or "Error calling tool
+    '<name>'": the carefully written message is thrown away (python-sdk PR #3314).
+
+    ## Example
+    ```python
+    @mcp.tool()
+    def get(item_id: str) -> str:
+        raise ValueError(f"Unknown item {item_id!r}; call list_items.")
+    ```
+
+    Use instead:
+    ```python
+        raise ToolError(f"Unknown item {item_id!r}; call list_items.")
+    ```
+
+    ## Fix safety
+    Unsafe: the class changes, so callers catching `ValueError` behave differently.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM603"
+    NAME = "message-masked-by-framework"
+    SUMMARY = "The framework replaces this message with a generic one"
+    PROFILES = ("agent",)
+    SINKS = frozenset({"raise"})
+    LEVEL = Level.ERROR
+    FIX = Applicability.UNSAFE
+    VALID = (
+        "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.mcpserver.exceptions import ToolError\nmcp = MCPServer('x')\n@mcp.tool()\ndef f(x: str) -> str:\n    raise ToolError(f'Unknown {x!r}; call list_x.')\n",
+        "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef f(x: str) -> str:\n    raise ValueError(f'Unknown {x!r}; call list_x.')\n",
+        "from mcp.server.mcpserver import MCPServer\nmcp = MCPServer('x')\ndef helper(x):\n    raise ValueError('internal')\n",
+    )
+    INVALID = (
+        "from mcp.server.mcpserver import MCPServer\nmcp = MCPServer('x')\n@mcp.tool()\ndef f(x: str) -> str:\n    raise ValueError(f'Unknown {x!r}; call list_x.')\n",
+        "from fastmcp import FastMCP\nmcp = FastMCP('x', mask_error_details=True)\n@mcp.tool()\ndef f(x: str) -> str:\n    raise RuntimeError(f'Unknown {x!r}; call list_x.')\n",
+        "from mcp.server.mcpserver import MCPServer\nmcp = MCPServer('x')\ndef check(x):\n    if not x:\n        raise KeyError('x is required; pass an id.')\n@mcp.tool()\ndef f(x: str) -> str:\n    check(x)\n    return x\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        function = message.context.function
+        if function is None or function.role == "validator" or not (function.role == "tool" or function.reachable_from_tool):
+            return
+        if message.extra.get("messageless") or not any(t.pieces for t in message.templates):
+            return
+        stack = detected_stack(message, ctx)
+        masked, note = self._masked(stack, ctx)
+        if not masked:
+            return
+        module, name = TOOL_ERROR_IMPORT.get(stack, ("fastmcp.exceptions", "ToolError"))
+        yield self.finding(
+            message,
+            f"{STACK_NAMES.get(stack, stack)} replaces this `{message.callee.rsplit('.', 1)[-1]}` text with a generic 'Error executing tool' message{note}",
+            f"Raise {name} (from {module} import {name}) so the model sees the text.",
+            anchor=message.node if message.node is not None else None,
+        )
+
+    def _masked(self, stack: str, ctx: FileContext):
+        if stack == "fastmcp":
+            return (ctx.facts.mask_error_details, "") if ctx.facts.mask_error_details else (False, "")
+        if stack != "mcp2":
+            return False, ""
+        version = ctx.mcp_versions.get("mcp", "")
+        if not version:
+            return True, " (depends on version: masked from mcp 2.1.0; pin the version in pyproject to be sure)"
+        parts = [int(p) for p in re.findall(r"\d+", version)[:2]] + [0, 0]
+        if (parts[0], parts[1]) >= (2, 1):
+            return True, f" (mcp {version})"
+        return False, ""
+
+
+class LowlevelHandlerRaises(Rule):
+    """## What it does
+    Flags a `raise` (other than `MCPError`) in an mcp 2.x low-level `Server(on_call_tool=handler)`
+    handler, or a function it calls in the same module, unless the raise sits in a `try` whose handler
+    catches it.
+
+    ## Why is this bad?
+    mcp 2.x no longer turns handler exceptions into `CallToolResult(is_error=True)`: the client gets
+    "Internal server error" and the model sees nothing (docs/migration.md).
+
+    ## Example
+    ```python
+    async def handle(ctx, params):
+        raise ValueError("unknown city")
+    server = Server("w", on_call_tool=handle)
+    ```
+
+    Use instead:
+    ```python
+    async def handle(ctx, params):
+        return CallToolResult(content=[TextContent(type="text", text="Unknown city 'x'; use one of: oslo, lima.")], is_error=True)
+    ```
+
+    ## Fix safety
+    Display-only.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM604"
+    NAME = "lowlevel-handler-raises"
+    SUMMARY = "An exception escapes an mcp 2.x low-level tool handler"
+    PROFILES = ("agent",)
+    SINKS = frozenset({"raise", "tool-error"})
+    LEVEL = Level.ERROR
+    PROSE = False
+    VALID = (
+        "from mcp.server import Server\nfrom mcp.types import CallToolResult, TextContent\nasync def handle(ctx, params):\n    return CallToolResult(content=[TextContent(type='text', text='Unknown city; use oslo.')], is_error=True)\nserver = Server('w', on_call_tool=handle)\n",
+        "from mcp.server.lowlevel import Server\nsrv = Server('w')\n@srv.call_tool()\nasync def handle(name, args):\n    raise ValueError('Unknown city; use oslo.')\n",
+        "from mcp.server import Server\nfrom mcp import MCPError\nasync def handle(ctx, params):\n    raise MCPError(-32601, 'no such method')\nserver = Server('w', on_call_tool=handle)\n",
+    )
+    INVALID = (
+        "from mcp.server import Server\nasync def handle(ctx, params):\n    raise ValueError('Unknown city; use oslo.')\nserver = Server('w', on_call_tool=handle)\n",
+        "from mcp.server import Server\ndef check(p):\n    if not p:\n        raise KeyError('city is required; pass one.')\nasync def handle(ctx, params):\n    check(params)\nserver = Server('w', on_call_tool=handle)\n",
+        "from mcp.server import Server\nasync def handle(ctx, params):\n    if not params:\n        raise RuntimeError('city is required')\nserver = Server('w', on_call_tool=handle)\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        function = message.context.function
+        if function is None:
+            return
+        handler = function if function.role == "lowlevel" and function.stack == "lowlevel2" else None
+        if handler is None and not (function.reachable_from_tool and any(f.role == "lowlevel" and f.stack == "lowlevel2" for f in ctx.facts.functions)):
+            return
+        raised = message.callee.rsplit(".", 1)[-1]
+        if any(t in ("", "Exception", "BaseException") or t.rsplit(".", 1)[-1] == raised for t in message.context.catching):
+            return
+        yield self.finding(
+            message,
+            "an exception escapes the mcp 2.x low-level tool handler; the model sees only 'Internal server error'",
+            "Catch it in the handler and return CallToolResult(content=[TextContent(type='text', text=...)], is_error=True).",
+            anchor=message.node,
+        )
+
+
+class RedundantErrorPrefix(Rule):
+    """## What it does
+    Flags a `ToolError`/`MCPError` message that starts with "Error:", "Error executing tool", "Tool
+    error:" or "Failed to execute tool" under stacks that already add "Error executing tool <name>: ".
+    Off by default.
+
+    ## Why is this bad?
+    The model reads "Error executing tool x: Error: ..." - wasted tokens that look like a nested failure.
+
+    ## Example
+    ```python
+    raise ToolError("Error: unknown region 'mars'")
+    ```
+
+    Use instead:
+    ```python
+    raise ToolError("unknown region 'mars'; use one of: eu, us")
+    ```
+
+    ## Fix safety
+    Safe: the leading prefix is removed from the literal.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM605"
+    NAME = "redundant-error-prefix"
+    SUMMARY = "A prefix the framework already adds"
+    PROFILES = ("agent",)
+    SINKS = frozenset({"tool-error", "protocol-error"})
+    DEFAULT = False
+    LEVEL = Level.INFO
+    FIX = Applicability.SAFE
+    VALID = (
+        "from mcp.server.fastmcp.exceptions import ToolError\nraise ToolError(\"unknown region 'mars'; use eu or us\")\n",
+        "from fastmcp.exceptions import ToolError\nraise ToolError('Errors in 2 rows; fix rows 3 and 9.')\n",
+        "from mcp.server.fastmcp.exceptions import ToolError\nraise ToolError('Rate limited; retry after 30 s.')\n",
+    )
+    INVALID = (
+        "from mcp.server.fastmcp.exceptions import ToolError\nraise ToolError(\"Error: unknown region 'mars'\")\n",
+        "from mcp.server.mcpserver.exceptions import ToolError\nraise ToolError('Error executing tool: bad region')\n",
+        "from mcp.server.fastmcp.exceptions import ToolError\nraise ToolError('Tool error: bad region')\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        for template in message.templates:
+            if not template.parts or not isinstance(template.parts[0], str):
+                continue
+            found = REDUNDANT_PREFIX.match(template.parts[0])
+            if found:
+                yield self.finding(message, f"\"{found.group(0).strip()}\" repeats the prefix the MCP framework adds", f"Drop \"{found.group(0).strip()}\".")
+                return
+
+
+class CliErrorChannel(Rule):
+    """## What it does
+    In command-line code, flags (a) an error printed to stdout (`print("Error ...")`, `click.echo(...)`
+    without `err=True`) right before a non-zero exit, and (b) a non-zero exit in an `except` handler
+    that printed nothing at all.
+
+    ## Why is this bad?
+    Agents and pipes read stdout as the command's data and stderr as its diagnostics (clig.dev); a
+    silent exit 1 leaves the reader nothing to act on.
+
+    ## Example
+    ```python
+    print("Error: config not found")
+    sys.exit(1)
+    ```
+
+    Use instead:
+    ```python
+    print("Error: config.toml not found; run `tool init` to create it.", file=sys.stderr)
+    sys.exit(1)
+    ```
+
+    ## Fix safety
+    Safe for (a): `file=sys.stderr` (adding `import sys` when needed) or `err=True` is added.
+    Display-only for (b).
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM606"
+    NAME = "cli-error-channel"
+    SUMMARY = "CLI error on stdout, or a silent non-zero exit"
+    PROFILES = ("cli",)
+    SINKS = frozenset({"stdout", "exit"})
+    PROSE = False
+    FIX = Applicability.SAFE
+    VALID = (
+        "import sys\nprint('Error: config not found; run `tool init`.', file=sys.stderr)\nsys.exit(1)\n",
+        "import sys\nprint('Done.')\nsys.exit(0)\n",
+        "import sys\ntry:\n    run()\nexcept KeyError as e:\n    print(f'missing key {e}; add it to config.toml', file=sys.stderr)\n    sys.exit(1)\n",
+    )
+    INVALID = (
+        "import sys\nprint('Error: config not found')\nsys.exit(1)\n",
+        "import click, sys\nclick.echo('Failed to connect to the server')\nsys.exit(2)\n",
+        "import sys\ntry:\n    run()\nexcept KeyError:\n    sys.exit(1)\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if message.sink == "exit":
+            if message.extra.get("silent"):
+                yield self.finding(message, "the command exits non-zero without printing why", "Print what failed and the next step to stderr before exiting.", anchor=message.node)
+            return
+        for template in message.templates:
+            if ERROR_TEXT.search(template.prose):
+                target = "err=True" if message.callee.rsplit(".", 1)[-1] in ("echo", "secho") else "file=sys.stderr"
+                yield self.finding(message, "an error is printed to stdout before a non-zero exit", f"Print it to stderr: add `{target}`.", anchor=message.node)
+                return

@@ -1,0 +1,147 @@
+"""Reading a template's prose: next steps, allowed-values clauses, tool references, identifiers.
+
+All matching runs on `Template.prose`, where each placeholder is the private-use mark U+E000, so a
+phrase never matches inside an interpolated value. Code spans are kept: they are next steps.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, List, Optional, Sequence, Tuple
+
+from ..model import BOUNDED, EXCEPTION, PLACEHOLDER_MARK, Placeholder, Template
+from ..packs import Lexicon, Packs
+
+NOT_A_VERB_NEXT = (
+    r"(?!\s+(?:failed|fails|is|was|were|are|has|have|had|not|error|errors|timed|returned|aborted|succeeded|"
+    r"completed|cannot|could|did|does|already|limit|quota|exceeded|rejected|denied|refused|\w+ed\b))"
+)
+CLAUSE_START = r"(?:^|(?<=[.;:!?\u2014\u2013(])\s*|(?<=,)\s*(?:then\s+|or\s+|and\s+)?|\b(?:then|or|and|instead|please|to fix(?: this)?,?|otherwise,?)\s+)"
+YOU_CAN = re.compile(r"\byou (?:can|may|must|should|need to|have to|'ll need to|will need to|might want to) \w+", re.I)
+IDENTIFIER = re.compile(
+    r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z]{2,}[-_][A-Z0-9-]+\b|\b[A-Za-z]+-\d+\b|'[^'\s]{1,40}'|\"[^\"\s]{1,40}\"|`[^`]+`"
+    r"|\b\d+(?:\.\d+)*\b|\b[a-z]+[A-Z]\w*\b|\b\w+\.\w{2,4}\b"
+)
+TOOL_REF = re.compile(
+    r"(?:\bcall(?:ing)?\s+|\buse\s+(?:the\s+)?|\bvia\s+|\bwith\s+|`)([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\))?`?"
+    r"|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\)|\s+tool\b)",
+)
+WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+STOP_WORDS = frozenset(
+    "a an the this that these those it its is are was were be been being am do does did has have had of to in "
+    "on at by for with from as and or but if then so than into onto over under about your you our we i my me "
+    "he she they them their there here which who whom what when where why how all any some each no nor only "
+    "own same too very can will just should would could may might must shall also again once while up out off "
+    "per via yet not".split()
+)
+
+
+class Signals:
+    """Lexicon-backed readers of message prose; one instance per run."""
+
+    def __init__(self, packs: Packs, extra_verbs: Sequence[str] = ()):
+        imperative = packs.lexicon("imperative")
+        verbs = [v for v in imperative.tokens] + [re.escape(v) for v in extra_verbs]
+        needs = set(imperative.needs_object)
+        free = sorted((v for v in verbs if v not in needs), key=len, reverse=True)
+        bound = sorted((v for v in verbs if v in needs), key=len, reverse=True)
+        self.imperative = re.compile(CLAUSE_START + r"(?:" + "|".join(free) + r")\b" + NOT_A_VERB_NEXT, re.I)
+        self.needs_object = re.compile(CLAUSE_START + r"(?:" + "|".join(bound) + r")\b(?P<rest>[^.;]*)", re.I)
+        self.allowed: Lexicon = packs.lexicon("allowed-values")
+        self.retry: Lexicon = packs.lexicon("retry-statement")
+        self.code: Lexicon = packs.lexicon("code")
+        self.generic: Lexicon = packs.lexicon("generic-outcome")
+
+    def next_step(self, template: Template, tools: Iterable[str] = ()) -> Optional[str]:
+        """The first next-step signal in the template (design/rules.md section 5), or None."""
+        prose = template.prose
+        found = self.imperative.search(prose)
+        if found:
+            return found.group(0).strip()
+        for match in self.needs_object.finditer(prose):
+            rest = match.group("rest")
+            if self.code.search(rest) or PLACEHOLDER_MARK in rest or re.search(r"['\"][^'\"]+['\"]", rest) or _mentions_tool(rest, tools):
+                return match.group(0).strip()
+        for lexicon in (self.code, self.allowed, self.retry):
+            found = lexicon.search(prose)
+            if found:
+                return found.group(0)
+        found = YOU_CAN.search(prose)
+        if found:
+            return found.group(0)
+        if _mentions_tool(prose, tools):
+            return "tool name"
+        for holder in template.placeholders:
+            if holder.has("hint") or holder.has("validation"):
+                return holder.expr  # the validator's own text states what is required
+        return None
+
+    def allowed_clause(self, template: Template) -> Optional[str]:
+        found = self.allowed.search(template.prose)
+        return found.group(0) if found else None
+
+    def generic_hits(self, prose: str) -> List[Tuple[int, int]]:
+        return [m.span() for m in self.generic.finditer(prose)]
+
+    def content_words(self, template: Template) -> List[str]:
+        """Words that carry information: not stop words, not generic-outcome words or phrases."""
+        prose = template.prose
+        spans = self.generic_hits(prose)
+        kept = []
+        pos = 0
+        for start, end in spans:
+            kept.append(prose[pos:start])
+            pos = end
+        kept.append(prose[pos:])
+        text = " ".join(kept)
+        generic_words = set(self.generic.words)
+        return [w for w in WORD.findall(text) if w.lower() not in STOP_WORDS and w.lower() not in generic_words and len(w) > 1]
+
+
+def _mentions_tool(text: str, tools: Iterable[str]) -> bool:
+    for tool in tools:
+        if tool and re.search(rf"(?<![\w]){re.escape(tool)}(?![\w])", text):
+            return True
+    return False
+
+
+def tool_references(template: Template) -> List[str]:
+    """snake_case names the message tells the reader to call (`Call list_projects`, `` `get_item` ``)."""
+    out: List[str] = []
+    for match in TOOL_REF.finditer(template.prose):
+        name = match.group(1) or match.group(2)
+        if name and name not in out:
+            out.append(name)
+    return out
+
+
+def identifiers(template: Template) -> List[str]:
+    """Specific tokens: snake_case names, CODES-12, quoted values, numbers, code spans, file names."""
+    return IDENTIFIER.findall(template.literal)
+
+
+def value_placeholders(template: Template) -> List[Placeholder]:
+    """Placeholders that echo a value (anything but the exception's own text)."""
+    return [p for p in template.placeholders if not (p.kinds <= {EXCEPTION} or p.has(EXCEPTION) and not p.has(BOUNDED))]
+
+
+def interpolates(template: Template, name: str) -> bool:
+    """True when some placeholder reads `name` (or `name.attr`, `len(name)`, ...)."""
+    for holder in template.placeholders:
+        for read in holder.names:
+            if read == name or read.startswith(name + "."):
+                return True
+    return False
+
+
+def mentions(template: Template, word: str) -> bool:
+    """True when the literal text names `word` (case-insensitive, whole word, `_`/`-`/space agnostic)."""
+    if not word:
+        return False
+    variants = {word, word.replace("_", " "), word.replace("_", "-"), word.replace("_", "")}
+    camel = re.sub(r"_([a-z])", lambda m: m.group(1).upper(), word)
+    variants.add(camel)
+    text = template.literal
+    for v in variants:
+        if re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", text, re.I):
+            return True
+    return False

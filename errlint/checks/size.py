@@ -1,0 +1,387 @@
+"""4xx: size. Long messages, unbounded interpolations, schema dumps, validation-error dumps and
+unbounded lists of allowed values. Sizes are o200k_base tokens (see `errlint.tokens`)."""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional
+
+from ..model import (
+    BOUNDED,
+    COLLECTION,
+    EXCEPTION,
+    SCHEMA,
+    UNBOUNDED,
+    VALIDATION,
+    Applicability,
+    Edit,
+    Finding,
+    Fix,
+    Message,
+    Placeholder,
+    Template,
+)
+from .. import tokens
+from .base import FileContext, Option, Rule
+
+PLACEHOLDER_TOKENS = {"bounded": 4, "exception": 12, "unknown": 8}
+PLACEHOLDER_CHARS = 3  # a placeholder counts as "{…}" in character limits
+
+
+def template_tokens(template: Template) -> int:
+    """Estimated tokens of the rendered message: literal text plus a fixed cost per placeholder
+    (bounded 4, exception text 12, anything else 8; unbounded values are AEM402's business)."""
+    total = tokens.count(template.literal)
+    for holder in template.placeholders:
+        if holder.has(BOUNDED):
+            total += PLACEHOLDER_TOKENS["bounded"]
+        elif holder.has(EXCEPTION):
+            total += PLACEHOLDER_TOKENS["exception"]
+        else:
+            total += PLACEHOLDER_TOKENS["unknown"]
+    return total
+
+
+def template_chars(template: Template) -> int:
+    return len(template.literal) + PLACEHOLDER_CHARS * len(template.placeholders)
+
+
+class MessageTooLong(Rule):
+    """## What it does
+    Flags a message whose static text is estimated at more than `max-message-tokens` o200k_base tokens
+    (default 120), or longer than 8 lines, or, when `max-message-length` is set, longer than that many
+    characters. Each placeholder counts as a small fixed size (4 tokens for a bounded value, 12 for
+    exception text, 8 otherwise; 3 characters in the character limit), so `{request.payload[...]}` is
+    not measured by its source. A message exactly at the limit passes.
+
+    ## Why is this bad?
+    Sibling tools in the article answered in 110-150 tokens; a four-part message fits in 25-60. Every
+    token of an error is re-read on every later model call.
+
+    ## Example
+    ```python
+    raise ToolError(QUOTA_HELP)  # a 500-token essay on billing policy
+    ```
+
+    Use instead:
+    ```python
+    raise ToolError("Export allowance used up for this period; it resets 00:00 UTC on the 1st. Call export_data after the reset.")
+    ```
+
+    ## Fix safety
+    Display-only: keep the fix in the message and move the rest to a docs URL or a `describe_x` tool.
+
+    ## Options
+    `max-message-tokens` (int, 120); `max-message-length` (int, unset): a character limit instead;
+    `max-lines` (int, 8).
+    """
+
+    CODE = "AEM401"
+    NAME = "message-too-long"
+    SUMMARY = "The message is too long"
+    PROSE = False
+    PROFILES = ("agent", "cli", "http", "exc")
+    OPTIONS = {
+        "max-message-tokens": Option(120, "int", "Largest estimated o200k_base token count of a message's static text."),
+        "max-message-length": Option(None, "int", "Largest character count of a message's static text (unset: not checked)."),
+        "max-lines": Option(8, "int", "Most lines a message may have."),
+    }
+    VALID = (
+        "raise RuntimeError('Python 3.9 or later is required.')\n",
+        "raise ValueError(f\"Unknown region {request.payload['settings']['deployment']['region_name']!r}; run `svc regions`.\")\n",
+        "import argparse\nparser = argparse.ArgumentParser()\nparser.error('bad --x; pass a number')\n",
+    )
+    INVALID = (
+        "raise RuntimeError('" + "The export could not be produced because the allowance is used up. " * 12 + "')\n",
+        "raise RuntimeError('" + "line\\n" * 10 + "')\n",
+        "HELP = '''" + "Exports are counted per workspace, which means every export draws from one allowance.\n" * 10 + "'''\ndef f():\n    raise RuntimeError(HELP)\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        limit = self.options["max-message-tokens"]
+        chars = self.options["max-message-length"]
+        max_lines = self.options["max-lines"]
+        for template in message.templates:
+            if not template.literal:
+                continue
+            if chars is not None:
+                size = template_chars(template)
+                if size > chars:
+                    yield self.finding(message, f"the message's static text is {size} characters (limit {chars})", _shorten_hint())
+                    return
+                continue
+            count = template_tokens(template)
+            lines = template.literal.count("\n") + 1 if template.literal.strip() else 0
+            if count > limit:
+                yield self.finding(message, f"the message is about {count} tokens (limit {limit}); keep the fix and drop the rest", _shorten_hint())
+                return
+            if lines > max_lines:
+                yield self.finding(message, f"the message has {lines} lines (limit {max_lines})", _shorten_hint())
+                return
+
+
+def _shorten_hint() -> str:
+    return "Keep what failed, what is allowed and the next step; move background to a docs URL or a describe_* tool."
+
+
+class UnboundedInterpolation(Rule):
+    """## What it does
+    Flags a placeholder whose value can be any size: `json.dumps(...)`, `repr()` of an object,
+    `.model_dump()`, `response.text`/`.json()`, `proc.stderr`, a whole dict or list parameter, `"\\n".join`
+    of a non-literal collection. Truncated forms (`x[:200]`, `{x!r:.80}`, `textwrap.shorten`) and `len(x)`
+    are fine.
+
+    ## Why is this bad?
+    One upstream body echoed into an error cost 14,252 tokens where 256 would do (learn.agentpatterns);
+    it can also carry secrets (liwala/ay-framework#352).
+
+    ## Example
+    ```python
+    raise ToolError("Workflow is not published: " + json.dumps(workflow, indent=2))
+    ```
+
+    Use instead:
+    ```python
+    raise ToolError(f"Workflow {workflow['id']} is {workflow.get('state')!r}, not published. Call publish_workflow first.")
+    ```
+
+    ## Fix safety
+    Unsafe when offered: wrapping in `str(x)[:200]` changes the text.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM402"
+    NAME = "unbounded-interpolation"
+    SUMMARY = "An interpolated value of unbounded size"
+    PROSE = False
+    PROFILES = ("agent", "cli", "http", "exc")
+    VALID = (
+        "import json\ndef f(workflow):\n    raise RuntimeError(f\"Workflow {workflow['id']} is not published\")\n",
+        "def f(body):\n    raise RuntimeError(f'Bad body ({len(body)} bytes); send JSON.')\n",
+        "def f(resp):\n    raise RuntimeError(f'Upstream said {resp.text[:200]}')\n",
+    )
+    INVALID = (
+        "import json\ndef f(workflow):\n    raise RuntimeError('Workflow is not published: ' + json.dumps(workflow, indent=2))\n",
+        "def f(r):\n    raise RuntimeError(f'CRM lookup failed with {r.status_code}: {r.json()}')\n",
+        "def f(tree):\n    raise ValueError('Only SELECT is allowed. Parsed statement: ' + repr(tree))\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        for template in message.templates:
+            for holder in template.placeholders:
+                if holder.has(UNBOUNDED) and not holder.has(SCHEMA) and not holder.has(VALIDATION) and not holder.has(COLLECTION):
+                    yield self.finding(
+                        message,
+                        f"`{_short(holder.expr)}` can be any size; show a bounded summary",
+                        f"Truncate or summarise: f\"{{{_short(holder.expr)}!r:.200}}\" or the one field that matters.",
+                    )
+                    return
+
+
+def _short(expr: str) -> str:
+    expr = " ".join(expr.split())
+    return expr if len(expr) <= 50 else expr[:49] + "…"
+
+
+class SchemaDump(Rule):
+    """## What it does
+    Flags a schema or help text in a message: `Model.model_json_schema()`, `.schema()`,
+    `tool.inputSchema`, `parser.format_help()`, or `json.dumps` of a name containing `schema`, `spec`
+    or `openapi`.
+
+    ## Why is this bad?
+    The article's malformed id cost 12,689 tokens because the error echoed the tool's whole input
+    specification; the fix it needed was one line.
+
+    ## Example
+    ```python
+    raise ValueError(f"Config invalid against schema {schema}: {errors}")
+    ```
+
+    Use instead:
+    ```python
+    raise ValueError(f"Config invalid at {'/'.join(map(str, err.absolute_path))}: {err.message}")
+    ```
+
+    ## Fix safety
+    Display-only. For CLIs, use `parser.format_usage()` rather than `format_help()`.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM403"
+    NAME = "schema-dump"
+    SUMMARY = "A schema or help text dumped into the message"
+    PROSE = False
+    PROFILES = ("agent", "cli", "http", "exc")
+    VALID = (
+        "def f(err):\n    raise ValueError(f'Config invalid: {err.message}')\n",
+        "import argparse\np = argparse.ArgumentParser()\ndef f():\n    raise SystemExit(p.format_usage())\n",
+        "def f(schema_name):\n    raise ValueError(f'Unknown schema {schema_name!r}')\n",
+    )
+    INVALID = (
+        "def f(doc, schema: dict):\n    raise ValueError(f'Config invalid against schema {schema}')\n",
+        "import json\ndef f(tool):\n    raise ValueError('Bad arguments; expected: ' + json.dumps(tool.inputSchema))\n",
+        "from pydantic import BaseModel\nclass M(BaseModel):\n    x: int\ndef f():\n    raise ValueError(f'Expected {M.model_json_schema()}')\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        for template in message.templates:
+            for holder in template.placeholders:
+                if holder.has(SCHEMA):
+                    yield self.finding(
+                        message,
+                        f"`{_short(holder.expr)}` dumps a schema or help text into the message",
+                        "Name the failing field and its allowed values; link the docs section instead of the schema.",
+                    )
+                    return
+
+
+class ValidationErrorDump(Rule):
+    """## What it does
+    Flags the whole text of a pydantic or jsonschema `ValidationError` in a message: `str(e)`, `{e}`,
+    `e.errors()`, `e.json()`. jsonschema's `e.message` is fine.
+
+    ## Why is this bad?
+    jsonschema's `str(e)` for one missing field dumped a 10,784-character schema where `e.message` is
+    32 characters; pydantic adds an `input_value` and a documentation URL to every error (~20 tokens
+    each) and multiplies errors across union branches.
+
+    ## Example
+    ```python
+    except jsonschema.ValidationError as e:
+        raise ToolError(f"Invalid arguments: {e}")
+    ```
+
+    Use instead:
+    ```python
+        raise ToolError(f"Invalid arguments at {'/'.join(map(str, e.absolute_path))}: {e.message}")
+    ```
+
+    ## Fix safety
+    Unsafe for jsonschema: `{e}` becomes `{e.message}`. For pydantic a display-only snippet: one
+    `loc: msg` line per error from `e.errors(include_url=False)`, capped at five.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM404"
+    NAME = "validation-error-dump"
+    SUMMARY = "A whole validation error dumped into the message"
+    PROSE = False
+    PROFILES = ("agent", "cli", "http", "exc")
+    FIX = Applicability.UNSAFE
+    VALID = (
+        "import jsonschema\ntry:\n    g()\nexcept jsonschema.ValidationError as e:\n    raise RuntimeError(f'Invalid arguments: {e.message}')\n",
+        "from pydantic import ValidationError\ntry:\n    g()\nexcept ValidationError as err:\n    first = err.errors()[0]\n    raise RuntimeError(f\"field {first['loc']} is invalid: {first['msg']}\")\n",
+        "import logging\nfrom pydantic import ValidationError\ntry:\n    g()\nexcept ValidationError as e:\n    logging.error('invalid: %s', e)\n",
+    )
+    INVALID = (
+        "import jsonschema\ntry:\n    g()\nexcept jsonschema.ValidationError as e:\n    raise RuntimeError(f'Invalid arguments: {e}')\n",
+        "from pydantic import ValidationError\ntry:\n    g()\nexcept ValidationError as e:\n    raise RuntimeError(str(e))\n",
+        "from jsonschema import Draft202012Validator\ndef f(doc, schema):\n    errors = list(Draft202012Validator(schema).iter_errors(doc))\n    raise ValueError(f'invalid: {errors}')\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        for template in message.templates:
+            for holder in template.placeholders:
+                if holder.has(VALIDATION) and not holder.has(BOUNDED):
+                    jsonschema = _is_jsonschema(holder, message)
+                    fix = _message_fix(holder, ctx) if jsonschema else None
+                    suggestion = (
+                        f"Use `{holder.names[0] if holder.names else 'e'}.message` (and the path), not the whole error."
+                        if jsonschema
+                        else "Summarise: '; '.join(f\"{'.'.join(map(str, x['loc']))}: {x['msg']}\" for x in e.errors(include_url=False)[:5])."
+                    )
+                    yield self.finding(message, f"`{_short(holder.expr)}` dumps the whole validation error", suggestion, fix=fix)
+                    return
+
+
+def _is_jsonschema(holder: Placeholder, message: Message) -> bool:
+    for handler in message.context.handlers:
+        if any("jsonschema" in t for t in handler.types):
+            return True
+    return False
+
+
+def _message_fix(holder: Placeholder, ctx: FileContext) -> Optional[Fix]:
+    """`{e}` / `str(e)` -> `{e.message}` when the placeholder is a bare exception name in an f-string."""
+    import libcst as cst
+
+    node = holder.node
+    name = None
+    if isinstance(node, cst.Name):
+        name = node.value
+    elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "str" and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name):
+        name = node.args[0].value.value
+    if name is None:
+        return None
+    return Fix(Applicability.UNSAFE, f"Use `{name}.message` instead of the whole error", (Edit(-1, -1, f"{name}.message"),))
+
+
+class UnboundedAllowedList(Rule):
+    """## What it does
+    Flags an allowed-values list built by joining a collection that is not a literal (a database or
+    API result), or a literal list of more than `max-listed-values` items written into the message.
+
+    ## Why is this bad?
+    "Valid projects: ..." with 2,000 ids costs more than the call; show the first few and point to the
+    listing tool.
+
+    ## Example
+    ```python
+    raise ToolError(f"Unknown project; valid: {', '.join(p.id for p in db.projects())}")
+    ```
+
+    Use instead:
+    ```python
+    raise ToolError(f"Unknown project {pid!r}. Call list_projects (or search_projects q=...) for valid ids.")
+    ```
+
+    ## Fix safety
+    Display-only.
+
+    ## Options
+    `max-listed-values` (int, 20).
+    """
+
+    CODE = "AEM405"
+    NAME = "unbounded-allowed-list"
+    SUMMARY = "A list of allowed values that can grow without bound"
+    PROSE = False
+    PROFILES = ("agent", "cli", "http")
+    OPTIONS = {"max-listed-values": Option(20, "int", "Most values a message may list.")}
+    VALID = (
+        "from fastmcp.exceptions import ToolError\nKNOWN = {'a', 'b'}\ndef f(x):\n    raise ToolError(f\"Unknown {x!r}; available: {', '.join(sorted(KNOWN))}\")\n",
+        "from fastmcp.exceptions import ToolError\ndef f(x):\n    raise ToolError(f'Unknown {x!r}; call list_projects.')\n",
+        "from fastmcp.exceptions import ToolError\ndef f(x):\n    raise ToolError(f'Unknown {x!r}; expected one of: a, b, c')\n",
+    )
+    INVALID = (
+        "from fastmcp.exceptions import ToolError\ndef f(x, db):\n    raise ToolError(f\"Unknown {x!r}; valid: {', '.join(p.id for p in db.projects())}\")\n",
+        "from fastmcp.exceptions import ToolError\ndef f(x, names):\n    raise ToolError('Unknown name; valid: ' + ', '.join(names))\n",
+        "from fastmcp.exceptions import ToolError\ndef f(x):\n    raise ToolError('Unknown; one of: " + ", ".join(f"v{i}" for i in range(25)) + "')\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        limit = self.options["max-listed-values"]
+        for template in message.templates:
+            for holder in template.placeholders:
+                if holder.has(COLLECTION) and holder.has(UNBOUNDED):
+                    yield self.finding(message, f"`{_short(holder.expr)}` lists a collection that can grow without bound", "Show the first few values and name the listing tool, e.g. \"…and N more; call list_x\".")
+                    return
+            listed = _longest_list(template.literal)
+            if listed > limit:
+                yield self.finding(message, f"the message lists {listed} values (limit {limit})", "Show the first few values and name the listing tool.")
+                return
+
+
+def _longest_list(text: str) -> int:
+    best = 0
+    for chunk in re.split(r"[.;:\n]", text):
+        items = [i for i in chunk.split(",") if i.strip()]
+        if len(items) > best:
+            best = len(items)
+    return best

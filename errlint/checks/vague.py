@@ -1,0 +1,198 @@
+"""1xx: vague prose. AEM101 is Python; AEM102-AEM105 are phrase rules from `rules/vague.toml`."""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Optional
+
+from ..extract.context import caller_fixable
+from ..model import Finding, Level, Message, Template
+from ..packs import PhraseRuleSpec
+from .base import FileContext, Rule, complete_templates, mostly_non_english, quote
+from .signals import Signals, identifiers, value_placeholders
+
+MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
+SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
+
+
+def signals(ctx: FileContext) -> Signals:
+    """The run's `Signals` (built once per pack set and cached on the packs object)."""
+    cached = getattr(ctx.packs, "_signals", None)
+    if cached is None or cached[0] != ctx.extra_next_step_verbs:
+        cached = (ctx.extra_next_step_verbs, Signals(ctx.packs, ctx.extra_next_step_verbs))
+        ctx.packs._signals = cached  # type: ignore[attr-defined]
+    return cached[1]
+
+
+def fixable(message: Message, ctx: FileContext) -> bool:
+    """Caller-fixable context, excluding catch-all crash handlers (AEM501/AEM502/AEM201 on exc)."""
+    handlers = message.context.handlers
+    if handlers and all(t in ("", "Exception", "BaseException", "builtins.Exception") for t in handlers[0].types):
+        guard = ctx.guard(message)
+        if not guard.has_guard:
+            return False
+    return caller_fixable(message, ctx.guard(message), lambda name: ctx.resolve(message, name))
+
+
+def operation_hint(message: Message) -> str:
+    function = message.context.function
+    if function is None:
+        return "<operation>"
+    params = function.param_names
+    if params:
+        p = params[0]
+        return f"{function.name} failed for {p}={{{p}!r}}"
+    return f"{function.name} failed"
+
+
+class GenericFailureMessage(Rule):
+    """## What it does
+    Flags a message that only says that something failed: after removing generic phrases ("an error
+    occurred", "operation failed", "invalid input", "not found"), stop words and the exception's own
+    text, fewer than three content words remain, and it names no input, value, identifier or next
+    step. An exception raised with no message at all is flagged too.
+
+    ## Why is this bad?
+    "Something went wrong" gives an agent nothing to change, so it retries the same call or gives up.
+    Public MCP servers raise `ToolError("An unexpected error occurred")` by the hundreds.
+
+    ## Example
+    ```python
+    raise ToolError("An error occurred")
+    ```
+
+    Use instead:
+    ```python
+    raise ToolError(f"Export of report {report_id} failed: the CSV has 12,001 rows (limit 10,000). Pass a narrower `date_range`.")
+    ```
+
+    ## Fix safety
+    Display-only: errlint proposes a template with the function's real parameter names.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM101"
+    NAME = "generic-failure-message"
+    SUMMARY = "A message that says only that something failed"
+    PROFILES = ("agent", "cli", "http", "exc", "log")
+    VALID = (
+        "raise ValueError(f\"Unknown zone {zone!r}; use an IANA name such as 'Europe/Oslo'\")\n",
+        "raise RuntimeError('Something went wrong inside the server, not in your request. Retry once; if it fails again, stop.')\n",
+        "raise KeyError(\"Unknown error_code 'E42'. List valid codes with `tool codes`.\")\n",
+        "raise NotImplementedError\n",
+        "raise ValueError('empty separator')\n",
+    )
+    INVALID = (
+        "raise RuntimeError('An unexpected error occurred.')\n",
+        "raise RuntimeError('AN ERROR OCCURRED.')\n",
+        "def f(x):\n    try:\n        g(x)\n    except OSError as exc:\n        raise RuntimeError(f'An error occurred: {exc}')\n",
+        "def f(path):\n    if not path.endswith('.md'):\n        raise ValueError()\n",
+        "import requests\ndef push(url, blob):\n    try:\n        requests.post(url, data=blob)\n    except requests.ConnectionError as exc:\n        raise OSError('Upload failed') from exc\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        sig = signals(ctx)
+        for template in complete_templates(message):
+            if message.extra.get("messageless"):
+                if message.sink in MESSAGELESS_SINKS:
+                    yield self.finding(
+                        message,
+                        f"`{message.callee or 'exception'}` is raised without a message; say what failed, for which input, and what to do",
+                        f'Pass a message, e.g. {message.callee.rsplit(".", 1)[-1]}(f"{operation_hint(message)}: <cause>. <next step>")',
+                    )
+                return
+            phrase = self._generic(template, sig)
+            if phrase is None:
+                continue
+            yield self.finding(
+                message,
+                f'generic message "{quote(template.text)}" names no input, value or next step',
+                f'Say which operation failed and why, e.g. f"{operation_hint(message)}: <cause>. <next step>" instead of "{quote(phrase, 40)}".',
+            )
+            return
+
+    def _generic(self, template: Template, sig: Signals) -> Optional[str]:
+        prose = template.prose
+        if not template.literal.strip() or mostly_non_english(prose):
+            return None
+        hits = sig.generic_hits(prose)
+        generic_words = set(sig.generic.words)
+        words = [w.lower() for w in re.findall(r"[A-Za-z']+", template.literal)]
+        if not hits and not any(w in generic_words for w in words):
+            return None
+        if sig.next_step(template) is not None:
+            return None
+        if len(sig.content_words(template)) >= 3:
+            return None
+        if identifiers(template) or value_placeholders(template):
+            return None
+        if hits:
+            start, end = hits[0]
+            return prose[start:end]
+        return template.literal.strip()
+
+
+class PhraseRule(Rule):
+    """A rule defined by a `[[rule]]` entry of a phrase pack (Vale's existence/substitution)."""
+
+    def __init__(self, spec: PhraseRuleSpec, options=None, profiles=None):
+        self.spec = spec
+        self.PROFILES = spec.profiles  # type: ignore[misc]
+        super().__init__(options, profiles if profiles is not None else spec.profiles)
+        self.LEVEL = Level(spec.level)  # type: ignore[misc]
+        self.DEFAULT = spec.default  # type: ignore[misc]
+        self.VALID = spec.valid  # type: ignore[misc]
+        self.INVALID = spec.invalid  # type: ignore[misc]
+        self.SUMMARY = spec.summary  # type: ignore[misc]
+
+    @property
+    def code(self) -> str:
+        return self.spec.code
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def docs(self) -> str:
+        return self.spec.docs or f"## What it does\n{self.spec.summary}.\n\n## Why is this bad?\nSee the pack `{self.spec.source}`.\n\n## Example\n\nUse instead:\n\n## Fix safety\nDisplay-only.\n\n## Options\nNone."
+
+    @property
+    def url(self) -> str:
+        return self.spec.link or super().url
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        spec = self.spec
+        for template in message.templates:
+            prose = template.prose
+            if not template.literal.strip() or mostly_non_english(prose):
+                continue
+            for match in spec.lexicon.finditer(prose):
+                text = match.group(0)
+                if text.lower() in spec.exceptions:
+                    continue
+                if spec.unless_after and self._specific_after(prose, match.end()):
+                    continue
+                if any(p.search(prose) for p in spec.unless_message):
+                    break
+                if spec.unless_placeholder and any(h.kinds & set(spec.unless_placeholder) for h in template.placeholders):
+                    break
+                if spec.when == "fixable" and not fixable(message, ctx):
+                    return
+                replacement = spec.swap.get(text.lower(), "") if spec.swap else ""
+                fmt = {"match": text.strip(), "replacement": replacement}
+                yield self.finding(message, _format(spec.message, fmt), _format(spec.suggestion, fmt))
+                return
+
+    def _specific_after(self, prose: str, start: int) -> bool:
+        end = SENTENCE_END.search(prose, start)
+        rest = prose[start:end.start() if end else len(prose)]
+        return any(p.search(rest) for p in self.spec.unless_after)
+
+
+def _format(template: str, values: dict) -> str:
+    out = template
+    for key, value in values.items():
+        out = out.replace("{" + key + "}", value)
+    return out.replace("{{", "{").replace("}}", "}")

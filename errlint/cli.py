@@ -1,0 +1,242 @@
+"""The command line: `errlint [check] PATH...`, `errlint rule CODE`, `errlint clean`.
+
+Exit status (ruff's contract): 0 when no diagnostics remain, 1 when some do, 2 for bad usage, bad
+configuration or an internal error. `--exit-zero` turns 1 into 0, never 2.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import click
+
+from . import __version__
+from .config import ConfigError
+from .model import Diagnostic
+from .output import FORMATS, render
+from .packs import PackError
+from .runner import RunResult, Selection, check_paths, resolve_settings
+
+OUTPUT_FORMATS = tuple(FORMATS)
+COMMANDS = ("check", "rule", "clean", "probe")
+
+
+class DefaultToCheck(click.Group):
+    """`errlint PATH` means `errlint check PATH`, as with ruff's implicit `check`."""
+
+    def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+            args = ["check", *args]
+        elif not args:
+            args = ["check"]
+        return super().parse_args(ctx, args)
+
+
+def _split(values: Sequence[str]) -> List[str]:
+    out: List[str] = []
+    for value in values:
+        out.extend(v.strip() for v in value.split(",") if v.strip())
+    return out
+
+
+def fail(message: str) -> "NoReturn":  # type: ignore[name-defined]
+    """Print an errlint usage/config error to stderr and exit with status 2."""
+    click.echo(f"errlint: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group(cls=DefaultToCheck, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="errlint")
+def main() -> None:
+    """errlint: lint error messages for AI agents and people.
+
+    Finds raised exceptions, MCP tool errors, CLI error output and logged errors, and flags vague prose,
+    missing next steps, leaked secrets and credential paths, and oversized messages.
+    """
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=str)
+@click.option("--select", multiple=True, help="Rules to enable: codes, prefixes, names or ALL (comma-separated). Replaces the config's `select`.")
+@click.option("--extend-select", multiple=True, help="Rules to enable on top of `select`.")
+@click.option("--ignore", multiple=True, help="Rules to disable.")
+@click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), envvar="ERRLINT_OUTPUT_FORMAT", default="concise", show_default=True)
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the diagnostics to this file instead of stdout.")
+@click.option("--statistics", is_flag=True, help="Show counts per rule instead of each diagnostic.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics remain (errors still exit 2).")
+@click.option("--stdin-filename", type=str, help="The name to report (and match config against) when checking `-` (stdin).")
+@click.option("--color/--no-color", default=None, help="Colour the output (default: on a terminal, unless NO_COLOR is set).")
+@click.option("--exclude", multiple=True, help="Replace the exclude patterns.")
+@click.option("--extend-exclude", multiple=True, help="Add exclude patterns.")
+@click.option("--force-exclude/--no-force-exclude", default=False, help="Apply excludes to files passed explicitly too (for pre-commit).")
+@click.option("--respect-gitignore/--no-respect-gitignore", default=None, help="Skip files ignored by .gitignore (default: on).")
+@click.option("--config", "config_path", type=str, help="Use this pyproject.toml or errlint.toml.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("--show-settings", is_flag=True, help="Print the resolved settings and which rules are on and why, then exit.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be checked, then exit.")
+@click.option("--ignore-noqa", is_flag=True, help="Report diagnostics even on lines with `# noqa`.")
+@click.option("-q", "--quiet", is_flag=True, help="Print diagnostics only, no summary.")
+def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, output_file, statistics, exit_zero,
+          stdin_filename, color, exclude, extend_exclude, force_exclude, respect_gitignore, config_path, isolated,
+          show_settings, show_files, ignore_noqa, quiet) -> None:
+    """Check PATHS (files or directories; default: the current directory). Use `-` for stdin."""
+    paths = paths or (".",)
+    overrides = {
+        "exclude": tuple(_split(exclude)) or None,
+        "extend_exclude": tuple(_split(extend_exclude)) or None,
+        "respect_gitignore": respect_gitignore,
+    }
+    selection = Selection(_split(select) or None, _split(extend_select), _split(ignore))
+    try:
+        settings = resolve_settings([stdin_filename] if paths == ("-",) and stdin_filename else list(paths), config_path, isolated, overrides)
+        if show_settings:
+            _show_settings(settings, selection)
+            return
+        if paths == ("-",):
+            result = _check_stdin(settings, selection, stdin_filename, ignore_noqa)
+        else:
+            result = check_paths(paths, settings, selection, force_exclude=force_exclude, ignore_noqa=ignore_noqa)
+    except (ConfigError, PackError) as exc:
+        fail(str(exc))
+    if result.discovery.missing:
+        fail(f"path {result.discovery.missing[0]!r} does not exist; pass existing files or directories (see `errlint check --help`)")
+    if show_files:
+        for file in result.discovery.files:
+            click.echo(str(file))
+        return
+    diagnostics = sorted(result.diagnostics, key=Diagnostic.sort_key)
+    use_color = _use_color(color, output_file)
+    if statistics:
+        text = _statistics(diagnostics)
+    else:
+        sources = {r.path: r.text for r in result.results if r.text is not None} if output_format == "full" else {}
+        text = render(output_format, diagnostics, color=use_color, sources=sources, files=[r.path for r in result.results])
+    _emit(text, output_file)
+    machine = output_format not in ("concise", "full") and not statistics
+    if not quiet and not machine:
+        click.echo(_summary(diagnostics, len(result.results)))
+    internal = any(r.internal_error for r in result.results)
+    if internal:
+        sys.exit(2)
+    if diagnostics and not exit_zero:
+        sys.exit(1)
+
+
+def _check_stdin(settings, selection: Selection, stdin_filename: Optional[str], ignore_noqa: bool) -> RunResult:
+    from .discovery import Discovery
+    from .engine import check_file
+    from .runner import build_run
+
+    data = sys.stdin.buffer.read()
+    name = stdin_filename or "-"
+    run, reasons = build_run(settings, selection, [], ignore_noqa)
+    result = RunResult(discovery=Discovery(), settings=settings, reasons=reasons)
+    result.results.append(check_file(name, data, run))
+    return result
+
+
+def _use_color(flag: Optional[bool], output_file: Optional[str]) -> bool:
+    if flag is not None:
+        return flag
+    if output_file or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stdout.isatty()
+
+
+def _emit(text: str, output_file: Optional[str]) -> None:
+    if output_file:
+        path = Path(output_file)
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write --output-file {output_file!r} ({exc.strerror}); pass a writable path")
+    elif text:
+        click.echo(text, nl=False)
+
+
+def _statistics(diagnostics: Sequence[Diagnostic]) -> str:
+    counts = Counter((d.code, d.name) for d in diagnostics)
+    width = max((len(str(n)) for n in counts.values()), default=1)
+    return "".join(f"{n:>{width}}\t{code}\t{name}\n" for (code, name), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _summary(diagnostics: Sequence[Diagnostic], files: int) -> str:
+    if not diagnostics:
+        return f"All checks passed! ({files} file{'s' if files != 1 else ''} checked)"
+    n = len(diagnostics)
+    codes = sorted({d.code for d in diagnostics})
+    return (
+        f"Found {n} error{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}. "
+        f"Run `errlint rule {codes[0]}` to see why and how to fix, or add `# noqa: {codes[0]}` to accept one."
+    )
+
+
+def _show_settings(settings, selection: Selection) -> None:
+    from dataclasses import fields
+
+    from .runner import load_packs
+    from .registry import select_rules
+
+    packs = load_packs(settings)
+    rules, reasons = select_rules(settings, packs, selection.select, selection.extend_select, selection.ignore)
+    click.echo(f"config: {settings.config_path or '(none: defaults)'}")
+    click.echo(f"project root: {settings.project_root}")
+    for f in fields(settings):
+        if f.name in ("config_path", "project_root"):
+            continue
+        click.echo(f"{f.name.replace('_', '-')} = {getattr(settings, f.name)!r}")
+    from . import tokens
+
+    click.echo(f"token counter: {tokens.backend()}")
+    click.echo("rules:")
+    enabled = {r.code for r in rules}
+    for code, reason in sorted(reasons.items()):
+        click.echo(f"  {code} {'on ' if code in enabled else 'off'}  {reason}")
+
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="Show every rule.")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rule(code: Optional[str], show_all: bool, output_format: str) -> None:
+    """Show a rule's documentation (by code or name), or every rule with --all."""
+    from .docs import rule_json, rule_text
+    from .registry import rule_catalog
+
+    catalog = rule_catalog()
+    if show_all:
+        selected = list(catalog.values())
+    elif code:
+        selected = [r for c, r in catalog.items() if c == code.upper() or r.name == code.lower()]
+        if not selected:
+            fail(f"no rule has the code or name {code!r}; run `errlint rule --all` to list the {len(catalog)} rules")
+    else:
+        fail("pass a rule code or name (e.g. `errlint rule AEM101`), or --all")
+    if output_format == "json":
+        import json
+
+        payload = [rule_json(r) for r in selected]
+        click.echo(json.dumps(payload if show_all else payload[0], indent=2))
+    else:
+        click.echo("\n\n".join(rule_text(r) for r in selected))
+
+
+@main.command()
+@click.option("--cache-dir", type=str, envvar="ERRLINT_CACHE_DIR", help="The cache directory to remove.")
+def clean(cache_dir: Optional[str]) -> None:
+    """Remove errlint's cache directory."""
+    import shutil
+
+    target = Path(cache_dir or ".errlint_cache")
+    if target.exists():
+        shutil.rmtree(target, ignore_errors=True)
+        click.echo(f"Removed {target}")
+    else:
+        click.echo(f"No cache at {target}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,188 @@
+"""Which files to check: Python files under the given paths, minus excludes and .gitignore'd files.
+
+Rules (ruff's): files passed explicitly are always checked unless `--force-exclude` is given;
+`exclude`/`extend-exclude` patterns without a slash match any path component's name, patterns with
+a slash match the path relative to the project root, so a checkout under `/ci/build/...` is not
+skipped because `build` is excluded; `.gitignore` files (and `.git/info/exclude`) are honoured when
+`respect-gitignore` is on. Symbolic links are not followed out of the given roots.
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+import pathspec
+
+from .config import Settings
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+@dataclass
+class Discovery:
+    """Files to check (sorted, unique), paths that do not exist, and paths skipped with the reason."""
+
+    files: List[Path] = field(default_factory=list)
+    missing: List[str] = field(default_factory=list)
+    skipped: List[Tuple[str, str]] = field(default_factory=list)
+
+
+class Excluder:
+    """Matches paths against exclude patterns relative to the project root."""
+
+    def __init__(self, settings: Settings):
+        self.root = Path(settings.project_root or ".").resolve()
+        self.patterns = tuple(settings.exclude) + tuple(settings.extend_exclude)
+
+    def excluded(self, path: Path) -> Optional[str]:
+        try:
+            rel = PurePosixPath(path.resolve().relative_to(self.root).as_posix())
+        except ValueError:
+            rel = PurePosixPath(path.as_posix())
+        parts = rel.parts
+        text = str(rel)
+        for pattern in self.patterns:
+            clean = pattern.rstrip("/")
+            if "/" in clean:
+                if fnmatch.fnmatch(text, clean) or fnmatch.fnmatch(text, clean + "/*") or text.startswith(clean + "/"):
+                    return pattern
+            elif any(fnmatch.fnmatch(part, clean) for part in parts):
+                return pattern
+        return None
+
+
+class GitIgnore:
+    """`.gitignore` files from the walk root down, plus `.git/info/exclude` of the enclosing repo."""
+
+    def __init__(self, start: Path):
+        self.specs: Dict[Path, pathspec.PathSpec] = {}
+        repo = _repo_root(start)
+        self.repo = repo
+        if repo is not None:
+            info = repo / ".git" / "info" / "exclude"
+            self._add(repo, info)
+            # .gitignore files between the repo root and the start directory apply too
+            here = start.resolve()
+            for directory in [repo, *[p for p in reversed(here.parents) if _is_under(p, repo) and p != repo], here]:
+                self._add(directory, directory / ".gitignore")
+
+    def _add(self, directory: Path, file: Path) -> None:
+        if directory in self.specs and file.name == ".gitignore" and (directory / ".gitignore") != file:
+            return
+        try:
+            lines = file.read_text("utf-8", errors="replace").splitlines()
+        except OSError:
+            return
+        spec = pathspec.GitIgnoreSpec.from_lines(lines)
+        if directory in self.specs:
+            spec = self.specs[directory] + spec
+        self.specs[directory] = spec
+
+    def enter(self, directory: Path) -> None:
+        if directory not in self.specs:
+            self._add(directory, directory / ".gitignore")
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        result = False
+        for directory, spec in self.specs.items():
+            if not _is_under(path, directory) or path == directory:
+                continue
+            rel = path.relative_to(directory).as_posix() + ("/" if is_dir else "")
+            check = spec.check_file(rel)
+            if check.include is not None:
+                result = bool(check.include)
+        return result
+
+
+def _repo_root(start: Path) -> Optional[Path]:
+    here = start.resolve()
+    for directory in [here, *here.parents]:
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def _is_under(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+        return True
+    except ValueError:
+        return False
+
+
+def discover(paths: Sequence[str], settings: Settings, force_exclude: bool = False) -> Discovery:
+    """Expand `paths` into the Python files to check."""
+    result = Discovery()
+    excluder = Excluder(settings)
+    seen = set()
+    for raw in paths:
+        path = Path(raw)
+        if not os.path.lexists(path):
+            result.missing.append(raw)
+            continue
+        if path.is_dir():
+            for file in _walk(path, settings, excluder, result):
+                key = os.path.normcase(os.path.abspath(file))
+                if key not in seen:
+                    seen.add(key)
+                    result.files.append(file)
+            continue
+        if force_exclude:
+            pattern = excluder.excluded(path)
+            if pattern:
+                result.skipped.append((raw, f"excluded by {pattern!r}"))
+                continue
+            if settings.respect_gitignore and GitIgnore(path.parent).ignored(path.resolve(), False):
+                result.skipped.append((raw, "ignored by .gitignore"))
+                continue
+        key = os.path.normcase(os.path.abspath(path))
+        if key not in seen:
+            seen.add(key)
+            result.files.append(path)
+    return result
+
+
+def _walk(root: Path, settings: Settings, excluder: Excluder, result: Discovery) -> Iterable[Path]:
+    gitignore = GitIgnore(root) if settings.respect_gitignore else None
+    real_root = root.resolve()
+    stack = [root]
+    out: List[Path] = []
+    while stack:
+        directory = stack.pop()
+        if gitignore is not None:
+            gitignore.enter(directory.resolve())
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as exc:
+            result.skipped.append((str(directory), f"cannot list directory ({exc.strerror})"))
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                is_link = entry.is_symlink()
+                is_dir = entry.is_dir(follow_symlinks=True)
+            except OSError:
+                continue
+            if is_link:
+                try:
+                    target = path.resolve(strict=True)
+                except (OSError, RuntimeError):
+                    result.skipped.append((str(path), "broken or looping symbolic link"))
+                    continue
+                if not _is_under(target, real_root):
+                    result.skipped.append((str(path), "symbolic link out of the checked tree"))
+                    continue
+                if is_dir:
+                    continue  # the tree itself is walked; linked directories would repeat it
+            if excluder.excluded(path):
+                continue
+            if gitignore is not None and gitignore.ignored(path.resolve() if not is_link else Path(os.path.abspath(path)), is_dir):
+                continue
+            if is_dir:
+                stack.append(path)
+            elif entry.name.endswith(PYTHON_SUFFIXES):
+                out.append(path)
+    return sorted(out)

@@ -1,0 +1,402 @@
+"""One file: bytes -> pre-filter -> parse -> messages -> rules -> noqa -> diagnostics.
+
+Many files: `check_paths` runs `check_file` over each, in order; results are independent of which
+other files are in the run except through the project's tool registry, which is built from the whole
+project tree (not from the files passed in), so pre-commit's batching cannot change a result.
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState  # libcst exports no public name for it
+
+from . import __version__
+from .checks.base import FileContext, Rule
+from .config import Settings, detect_versions
+from .extract.walker import FileFacts, extract
+from .model import Applicability, Diagnostic, Edit, Finding, Fix, Level, Location
+from .noqa import Suppressions
+from .packs import Packs
+from .registry import ignored_for, is_ignored
+
+SINK_BYTES = (
+    b"raise", b"print", b"exit", b"quit", b"write", b"echo", b"log", b"warn", b"error", b"exception",
+    b"fail", b"abort", b"result", b"jsonrpc", b"iserror", b"is_error", b"validator", b"parameter",
+    b"option", b"usage", b"info", b"debug", b"critical", b"fatal", b"modelretry", b"failure", b"fault",
+    b"mcp", b"tool",
+)
+SPECIFIC_OVER_NEXT_STEP = {"AEM204", "AEM205", "AEM206", "AEM207"}
+LEAK_ONLY_ROLES = {"dunder"}
+
+
+@dataclass
+class RunContext:
+    """What every file of a run shares: settings, packs, enabled rules, tool registry, versions."""
+
+    settings: Settings
+    packs: Packs
+    rules: List[Rule]
+    registry: frozenset = frozenset()
+    mcp_versions: Dict[str, str] = field(default_factory=dict)
+    ignore_noqa: bool = False
+    report_unused_noqa: bool = False
+
+
+@dataclass
+class FileResult:
+    """Diagnostics for one file, plus its text and the findings' fixes (for `--fix`)."""
+
+    path: str
+    diagnostics: List[Diagnostic]
+    text: Optional[str] = None
+    encoding: str = "utf-8"
+    parsed: bool = True
+    internal_error: bool = False
+
+
+def may_contain_sink(data: bytes) -> bool:
+    """Cheap pre-filter: a file with none of these words cannot hold a sink (proved by a stdlib test)."""
+    lowered = data.lower()
+    return any(token in lowered for token in SINK_BYTES)
+
+
+def check_file(path: str, data: bytes, run: RunContext, display: Optional[str] = None) -> FileResult:
+    """Check one file's bytes. Never raises for bad input: it becomes an AEM001 diagnostic."""
+    name = display or path
+    if not may_contain_sink(data):
+        return FileResult(name, [], None)
+    parsed = parse(data)
+    if isinstance(parsed, Diagnostic):
+        return FileResult(name, [_with_filename(parsed, name)], None, parsed=False)
+    module, text = parsed
+    return analyse(name, module, text, run)
+
+
+def parse(data: bytes):
+    """(module, text) or an AEM001 `Diagnostic` (filename left empty) at Python's position.
+
+    `text` is the file decoded with the encoding libcst detected (BOM removed). It is not
+    `module.code`: libcst drops form feeds and a CR-only file's last newline, and positions and
+    fixes must refer to the file as it is on disk.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            module = cst.parse_module(data)
+        return module, _decode(data, module.encoding)
+    except RecursionError:
+        return _syntax_diagnostic(data, "expression too deeply nested for errlint's parser")
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # libcst raises ParserSyntaxError, SyntaxError, UnicodeError, and Rust panics
+        return _syntax_diagnostic(data, _libcst_reason(exc))
+
+
+def _decode(data: bytes, encoding: str) -> str:
+    name = encoding.lower().replace("_", "-")
+    try:
+        return data.decode("utf-8-sig" if name in ("utf-8", "utf8", "utf-8-sig") else encoding)
+    except (LookupError, UnicodeDecodeError):
+        return data.decode("utf-8", errors="replace")
+
+
+def _libcst_reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    first = text[0] if text else type(exc).__name__
+    return first[:200]
+
+
+def _syntax_diagnostic(data: bytes, fallback_reason: str) -> Diagnostic:
+    """Locate the error with CPython's own parser (libcst's position can be off, LibCST #1112)."""
+    row, col, reason = 1, 1, fallback_reason
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(data)
+        reason = f"libcst cannot parse this file although Python can ({fallback_reason})"
+    except SyntaxError as exc:
+        row = exc.lineno or 1
+        col = exc.offset or 1
+        reason = exc.msg or fallback_reason
+        if isinstance(exc, UnicodeDecodeError) or "utf-8" in reason.lower() or "decode" in reason.lower():
+            reason = f"{reason} (the file is not valid UTF-8 and has no matching coding cookie)"
+    except (ValueError, UnicodeDecodeError) as exc:  # NUL bytes, undecodable input
+        reason = f"cannot decode or parse the file ({exc})".replace("\x00", "\\x00")
+    except (RecursionError, MemoryError):
+        reason = "expression too deeply nested to parse"
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # pragma: no cover - any other parser failure still becomes AEM001
+        reason = f"cannot parse the file ({type(exc).__name__})"
+    where = Location(max(row, 1), max(col, 1))
+    return Diagnostic(
+        code="AEM001",
+        name="syntax-error",
+        message=f"{reason}; errlint skipped this file",
+        filename="",
+        location=where,
+        end_location=where,
+        level=Level.ERROR,
+        suggestion="Fix the syntax error (run `python -m py_compile FILE` to see it), then run errlint again.",
+    )
+
+
+def _with_filename(diagnostic: Diagnostic, name: str) -> Diagnostic:
+    from dataclasses import replace
+
+    return replace(diagnostic, filename=name)
+
+
+def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileResult:
+    """Run the enabled rules on a parsed module and locate their findings."""
+    suppressions = Suppressions(text)
+    if suppressions.file_codes is not None and suppressions.file_codes == "ALL" and not run.ignore_noqa:
+        return FileResult(name, [], text)
+    ignored = ignored_for(name, run.settings)
+    rules = [r for r in run.rules if not is_ignored(r.code, r.name, ignored)]
+    if not rules:
+        return FileResult(name, [], text)
+    try:
+        facts = extract(module, run.settings.logger_objects)
+    except RecursionError:
+        return FileResult(name, [_with_filename(_nested_diagnostic(), name)], None, parsed=False)
+    registry = run.registry | frozenset(t.name for t in facts.tools)
+    ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs)
+    findings: List[Tuple[Rule, Finding]] = []
+    internal: List[Diagnostic] = []
+    for message in facts.messages:
+        function = message.context.function
+        leak_only = function is not None and function.role in LEAK_ONLY_ROLES
+        for rule in rules:
+            if not rule.applies(message) or leak_only and rule.code[3] != "3":
+                continue
+            try:
+                for finding in rule.check(message, ctx):
+                    findings.append((rule, finding))
+            except RecursionError:
+                continue
+            except Exception as exc:  # one rule's bug must not stop the others (issue: never crash)
+                internal.append(_internal(name, rule, exc))
+    for rule in rules:
+        try:
+            for finding in rule.check_file(ctx):
+                findings.append((rule, finding))
+        except Exception as exc:
+            internal.append(_internal(name, rule, exc))
+    findings = most_specific(findings)
+    locator = Locator(text, module)
+    diagnostics: List[Diagnostic] = []
+    for rule, finding in findings:
+        start, end = locator.span(finding.anchor)
+        row, col = locator.position(start)
+        end_row, end_col = locator.position(end)
+        if not run.ignore_noqa and (suppressions.file_suppresses(finding.code) or suppressions.suppresses(finding.code, row)):
+            continue
+        diagnostics.append(
+            Diagnostic(
+                code=finding.code,
+                name=rule.name,
+                message=finding.message,
+                filename=name,
+                location=Location(row, col),
+                end_location=Location(end_row, end_col),
+                level=rule.LEVEL,
+                suggestion=finding.suggestion,
+                fix=locator.resolve_fix(finding.fix),
+                url=rule.url,
+                noqa_row=suppressions.group(row)[1] if suppressions.has_noqa else row,
+            )
+        )
+    diagnostics.extend(internal)
+    return FileResult(name, dedupe(diagnostics), text, encoding=module.encoding, internal_error=bool(internal))
+
+
+def _internal(name: str, rule: Rule, exc: Exception) -> Diagnostic:
+    where = Location(1, 1)
+    return Diagnostic(
+        code="AEM000",
+        name="internal-error",
+        message=f"internal error in rule {rule.code} ({rule.name}) on this file: {type(exc).__name__}: {exc}"[:300],
+        filename=name,
+        location=where,
+        end_location=where,
+        level=Level.ERROR,
+        suggestion=f"Please report it with this file at https://github.com/errlint/errlint/issues; meanwhile run with --ignore {rule.code}.",
+    )
+
+
+def _nested_diagnostic() -> Diagnostic:
+    where = Location(1, 1)
+    return Diagnostic("AEM001", "syntax-error", "expression too deeply nested for errlint to analyse; errlint skipped this file", "", where, where, Level.ERROR, "Split the expression into smaller statements.")
+
+
+def most_specific(findings: List[Tuple[Rule, Finding]]) -> List[Tuple[Rule, Finding]]:
+    """Drop AEM201 on a message that AEM204/205/206/207 already covers: one problem, one finding."""
+    covered = {id(f.subject) for r, f in findings if f.code in SPECIFIC_OVER_NEXT_STEP and f.subject is not None}
+    return [(r, f) for r, f in findings if not (f.code == "AEM201" and id(f.subject) in covered)]
+
+
+def dedupe(diagnostics: List[Diagnostic]) -> List[Diagnostic]:
+    seen = set()
+    out = []
+    for d in sorted(diagnostics, key=Diagnostic.sort_key):
+        key = (d.code, d.location, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+class Locator:
+    """Source positions of nodes, computed only for the nodes that need one.
+
+    A node's source text is found in the file when it occurs exactly once; otherwise one codegen
+    pass over the module records the offsets of every node asked for (instead of libcst's
+    PositionProvider, which costs about twice the parse).
+    """
+
+    def __init__(self, text: str, module: cst.Module):
+        self.text = text
+        self.module = module
+        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+        self._offsets: Optional[Dict[int, Tuple[int, int]]] = None
+
+    def span(self, anchor) -> Tuple[int, int]:
+        if isinstance(anchor, tuple):
+            return anchor
+        if anchor is None:
+            return (0, 0)
+        try:
+            code = self.module.code_for_node(anchor)
+        except RecursionError:
+            return (0, 0)
+        first = self.text.find(code)
+        if first >= 0 and self.text.find(code, first + 1) < 0:
+            return _trim_parens(anchor, first, first + len(code), self.module)
+        offsets = self._all_offsets(anchor)
+        found = offsets.get(id(anchor))
+        if found is None:
+            return (max(first, 0), max(first, 0) + len(code))
+        return _trim_parens(anchor, found[0], found[1], self.module)
+
+    def _all_offsets(self, anchor) -> Dict[int, Tuple[int, int]]:
+        if self._offsets is None:
+            state = _OffsetState(default_indent=self.module.default_indent, default_newline=self.module.default_newline)
+            try:
+                self.module._codegen(state)
+            except RecursionError:
+                pass
+            self._offsets = state.found
+        return self._offsets
+
+    def position(self, offset: int) -> Tuple[int, int]:
+        row = bisect.bisect_right(self.starts, offset)
+        col = offset - self.starts[row - 1] + 1
+        return row, col
+
+    def resolve_fix(self, fix: Optional[Fix]) -> Optional[Fix]:
+        if fix is None:
+            return None
+        edits = []
+        for edit in fix.edits:
+            start, end = edit.start, edit.end
+            if getattr(edit, "node", None) is not None:
+                start, end = self.span(edit.node)
+            r1, c1 = self.position(start)
+            r2, c2 = self.position(end)
+            edits.append(Edit(start, end, edit.content, Location(r1, c1), Location(r2, c2)))
+        return Fix(fix.applicability, fix.title, tuple(edits))
+
+
+class _OffsetState(CodegenState):
+    """Codegen that only counts characters and records where each node starts and ends."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.offset = 0
+        self.found: Dict[int, Tuple[int, int]] = {}
+        self._open: Dict[int, int] = {}
+
+    def add_token(self, value: str) -> None:
+        self.offset += len(value)
+
+    def add_indent_tokens(self) -> None:
+        for token in self.indent_tokens:
+            self.offset += len(token)
+
+    def pop_trailing_newline(self) -> None:
+        pass
+
+    def before_codegen(self, node) -> None:
+        self._open[id(node)] = self.offset
+
+    def after_codegen(self, node) -> None:
+        start = self._open.pop(id(node), self.offset)
+        self.found[id(node)] = (start, self.offset)
+
+
+def _trim_parens(node, start: int, end: int, module: cst.Module) -> Tuple[int, int]:
+    """Report a parenthesized node at its own first character, not at its `(`."""
+    lpar = getattr(node, "lpar", ())
+    rpar = getattr(node, "rpar", ())
+    if lpar:
+        start += sum(len(module.code_for_node(p)) for p in lpar)
+    if rpar:
+        end -= sum(len(module.code_for_node(p)) for p in rpar)
+    return start, max(start, end)
+
+
+# ---------------------------------------------------------------------- project-wide facts
+
+_TOOL_DECORATOR = re.compile(
+    rb"@[\w.]+\.tool\b(?P<args>\([^)]*\))?[^\n]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*(?:async[ \t]+)?def[ \t]+(?P<fn>\w+)"
+)
+_TOOL_CALL = re.compile(rb"(?:add_tool|Tool\.from_function)\(\s*(?P<fn>\w+)(?P<rest>[^)]*)\)")
+_TOOL_DECL = re.compile(rb"\bTool\(\s*name\s*=\s*[\"'](?P<name>[\w.-]+)[\"']")
+_NAME_KW = re.compile(rb"name\s*=\s*[\"'](?P<name>[\w.-]+)[\"']")
+
+
+def scan_tool_names(data: bytes) -> List[str]:
+    """Tool names registered in a file, found with regular expressions (no parse): `@x.tool` and
+    `@x.tool(name=...)` decorators, `add_tool(fn, name=...)`, `Tool.from_function(fn)`, `Tool(name=...)`."""
+    if b"tool" not in data.lower():
+        return []
+    out: List[str] = []
+    for match in _TOOL_DECORATOR.finditer(data):
+        named = _NAME_KW.search(match.group("args") or b"")
+        out.append((named.group("name") if named else match.group("fn")).decode("ascii", "replace"))
+    for match in _TOOL_CALL.finditer(data):
+        named = _NAME_KW.search(match.group("rest"))
+        out.append((named.group("name") if named else match.group("fn")).decode("ascii", "replace"))
+    for match in _TOOL_DECL.finditer(data):
+        out.append(match.group("name").decode("ascii", "replace"))
+    return out
+
+
+def project_registry(files: Iterable[Path], extra: Sequence[str] = ()) -> frozenset:
+    """Every tool name registered in `files` plus `tool-registry-extra`."""
+    names = set(extra)
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        names.update(scan_tool_names(data))
+    return frozenset(names)
+
+
+def project_versions(settings: Settings) -> Dict[str, str]:
+    versions = detect_versions(Path(settings.project_root)) if settings.project_root else {}
+    if settings.mcp_version:
+        versions["mcp"] = settings.mcp_version
+    if settings.fastmcp_version:
+        versions["fastmcp"] = settings.fastmcp_version
+    return versions

@@ -1,0 +1,376 @@
+"""What the guard in front of a sink checks, and whether the caller could fix the failure.
+
+`guard_facts(message)` reads the innermost `if`/`assert`/fall-through guard (and the enclosing except
+handler) and reports the names it tests, literal collections it compares against, numeric bounds,
+regular expressions and format checks. Rules in the 2xx and 5xx families use these facts.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from ..model import Context, FunctionInfo, Guard, Message
+from . import nodes
+from .templates import BOUNDED_ANNOTATION, UNBOUNDED_ANNOTATION, is_secret_name, snake
+
+TRANSIENT_TYPES = re.compile(
+    r"(Timeout|TimeoutError|TimeoutException|ReadTimeout|ConnectTimeout|ConnectionError|ConnectError|"
+    r"RemoteDisconnected|ServiceUnavailable|TooManyRequests|RateLimit\w*|Throttl\w*|NetworkError|"
+    r"TransportError|ProtocolError|ServerDisconnected)$"
+)
+TRANSIENT_STATUSES = {408, 425, 429, 500, 502, 503, 504}
+FIXABLE_EXCEPTIONS = {"ValueError", "TypeError", "KeyError", "IndexError", "LookupError"}
+ID_PARAM = re.compile(r"(^|_)(id|ids|key|slug|uuid|name|path|handle|ref|sha|number|code)$")
+
+
+@dataclass
+class Membership:
+    """`subject in/not in collection`: `values` are the literal members when known; `allowed` is True
+    when the sink fires because the subject is *outside* the collection (so the members are the
+    allowed values), False when it fires because the subject is inside (a deny list)."""
+
+    subject: str
+    collection: str
+    values: Optional[Tuple[str, ...]]
+    dynamic: bool = False
+    allowed: bool = True
+
+
+@dataclass
+class GuardFacts:
+    """Facts about the conditions that lead to a sink."""
+
+    names: Set[str] = field(default_factory=set)
+    subjects: Set[str] = field(default_factory=set)
+    emptiness: bool = False
+    memberships: List[Membership] = field(default_factory=list)
+    bounds: List[Tuple[str, str, str]] = field(default_factory=list)  # (subject, op, bound text)
+    bound_values: List[str] = field(default_factory=list)  # literal/constant bound values
+    patterns: List[Tuple[str, str, bool]] = field(default_factory=list)  # (subject, regex, must match)
+    formats: List[Tuple[str, str, Tuple[str, ...], bool]] = field(default_factory=list)  # (subject, method, literals, required)
+    equalities: List[Tuple[str, str]] = field(default_factory=list)  # (subject, literal) for `x == lit` failures
+    statuses: Set[int] = field(default_factory=set)
+    zero_bounds: List[str] = field(default_factory=list)  # subjects compared against 0 or 1 (`n <= 0`)
+    lookup_miss: bool = False
+    type_check: bool = False
+    enum_lookup: bool = False
+    has_guard: bool = False
+
+
+
+def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]]) -> GuardFacts:
+    """Analyse the innermost guards of `message` (and fall-through chains) into `GuardFacts`.
+
+    `resolve(name)` returns the single assigned value of a module/function name (for `X not in
+    ALLOWED` where `ALLOWED = {...}`), or None.
+    """
+    facts = GuardFacts()
+    context = message.context
+    for guard in context.guards:
+        if guard.kind == "fallthrough":
+            facts.has_guard = True
+            facts.subjects.add(guard.subject.split(".", 1)[0])
+            facts.names.add(guard.subject.split(".", 1)[0])
+            facts.memberships.append(Membership(guard.subject, "", guard.values))
+            continue
+        facts.has_guard = True
+        _analyse(guard.test, facts, resolve, guard.negated)
+        break  # the innermost real guard is the one that leads to the sink
+    for handler in context.handlers[:1]:
+        for t in handler.types:
+            if t.endswith("KeyError") or t.endswith("LookupError"):
+                facts.lookup_miss = True
+            if t.endswith(("ValueError",)) and any(c.split(".")[-1][:1].isupper() for c in handler.try_calls):
+                facts.enum_lookup = facts.enum_lookup or any(_is_enum_call(c) for c in handler.try_calls)
+    return facts
+
+
+def _is_enum_call(callee: str) -> bool:
+    last = callee.rsplit(".", 1)[-1]
+    return last.endswith(("Enum", "Kind", "Type", "Mode", "Status", "State", "Level", "Format"))
+
+
+def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Optional[cst.CSTNode]], negated: bool) -> None:
+    """Walk the test's boolean structure; `negated` is True where the sink runs when the node is false."""
+    for node in nodes.iter_expr(test):
+        if isinstance(node, cst.Name):
+            facts.names.add(node.value)
+        elif isinstance(node, cst.Attribute):
+            root = nodes.root_name(node)
+            if root:
+                facts.names.add(root)
+    stack: List[Tuple[cst.CSTNode, bool]] = [(test, negated)]
+    while stack:
+        node, neg = stack.pop()
+        if isinstance(node, cst.BooleanOperation):
+            stack.extend([(node.left, neg), (node.right, neg)])
+        elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
+            inner = node.expression
+            if isinstance(inner, (cst.Name, cst.Attribute, cst.Subscript)) and not neg:
+                facts.emptiness = True
+                facts.subjects.add(nodes.root_name(inner))
+            elif isinstance(inner, cst.Call) and nodes.last_name(inner.func) == "strip" and not neg:
+                facts.emptiness = True
+                facts.subjects.add(nodes.root_name(inner.func))
+            else:
+                stack.append((inner, not neg))
+        elif isinstance(node, cst.Comparison):
+            _comparison(node, facts, resolve, neg)
+        elif isinstance(node, cst.Call):
+            _call(node, facts, neg, resolve)
+        elif isinstance(node, (cst.Name, cst.Attribute)):
+            facts.subjects.add(nodes.root_name(node))
+            if neg:
+                facts.emptiness = True
+
+
+def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str], Optional[cst.CSTNode]], neg: bool) -> None:
+    left = node.left
+    for target in node.comparisons:
+        op = target.operator
+        right = target.comparator
+        subject = _subject(left)
+        if isinstance(op, (cst.In, cst.NotIn)):
+            fails_outside = isinstance(op, cst.NotIn) != neg
+            if isinstance(left, cst.SimpleString) and nodes.literal_values(right) is None:
+                # `"=" not in raw`: a format check on `raw`
+                facts.formats.append((_subject(right), "contains", (nodes.string_value(left) or "",), fails_outside))
+                facts.subjects.add(_subject(right))
+                left = right
+                continue
+            values, dynamic = _collection_values(right, resolve)
+            name = nodes.dotted(right)
+            if isinstance(right, cst.Attribute) and right.attr.value == "__members__":
+                facts.enum_lookup = True
+            facts.memberships.append(Membership(_subject(left), name, values, dynamic, fails_outside))
+            facts.subjects.add(_subject(left))
+        elif isinstance(op, (cst.Is, cst.IsNot)) and nodes.dotted(right) == "None":
+            if isinstance(left, cst.Call) and nodes.last_name(left.func) == "get":
+                facts.lookup_miss = True
+                arg = nodes.call_arg(left, 0)
+                if arg is not None:
+                    facts.subjects.add(_subject(arg))
+                    collection = left.func.value if isinstance(left.func, cst.Attribute) else None
+                    if collection is not None:
+                        values, dynamic = _collection_values(collection, resolve)
+                        facts.memberships.append(Membership(_subject(arg), nodes.dotted(collection), values, dynamic, True))
+            else:
+                facts.emptiness = True
+                facts.subjects.add(subject)
+        elif isinstance(op, (cst.Equal, cst.NotEqual)):
+            status = nodes.int_value(right)
+            if status is not None and 100 <= status <= 599 and re.search(r"status|code", nodes.last_name(left) or "", re.I):
+                facts.statuses.add(status)
+            elif nodes.string_value(right) == "" or status == 0 and _is_len(left):
+                facts.emptiness = True
+                facts.subjects.add(subject)
+            else:
+                facts.subjects.add(subject)
+                literal = nodes.string_value(right)
+                if literal is None:
+                    literal = nodes.number_text(right)
+                if literal is not None:
+                    fails_unequal = isinstance(op, cst.NotEqual) != neg
+                    if fails_unequal:
+                        facts.memberships.append(Membership(subject, "", (literal,), False, True))
+                    else:
+                        facts.equalities.append((subject, literal))
+                        if literal in ("0", "0.0"):
+                            facts.emptiness = True
+        elif isinstance(op, (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)):
+            bound, measured, flipped = right, left, False
+            if nodes.number_text(left) is not None or _is_constant(left):
+                bound, measured, flipped = left, right, True
+            subject = _subject(measured)
+            facts.subjects.add(subject)
+            text = nodes.number_text(bound)
+            label = text or ""
+            if text is None and _is_constant(bound):
+                resolved = resolve(bound.value) if isinstance(bound, cst.Name) else None
+                text = nodes.number_text(resolved) if resolved is not None else None
+                label = nodes.dotted(bound)
+            if not label:
+                left = right
+                continue  # comparing two inputs (`free < needed`): no fixed bound to state
+            op_text = _op_text(op) if not flipped else _flip(_op_text(op))
+            if text in ("0", "1") and not _is_len(measured) and (op_text, text) in (("<=", "0"), ("<", "1"), ("<", "0")):
+                facts.zero_bounds.append(subject)
+            else:
+                facts.bounds.append((subject, op_text, label))
+                if text is not None:
+                    facts.bound_values.append(text)
+        left = right
+
+
+def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str], Optional[cst.CSTNode]]) -> None:
+    name = nodes.dotted(node.func)
+    last = nodes.last_name(node.func)
+    args = nodes.positional_args(node)
+    if last in ("match", "fullmatch", "search") and (name.startswith("re.") or isinstance(node.func, cst.Attribute)):
+        if name.startswith("re.") and len(args) >= 2:
+            facts.patterns.append((_subject(args[1]), nodes.string_value(args[0]) or nodes.dotted(args[0]), neg))
+            facts.subjects.add(_subject(args[1]))
+        elif args:
+            facts.patterns.append((_subject(args[0]), nodes.dotted(node.func.value) if isinstance(node.func, cst.Attribute) else "", neg))
+            facts.subjects.add(_subject(args[0]))
+    elif last in ("startswith", "endswith") and isinstance(node.func, cst.Attribute):
+        lits: List[str] = []
+        for arg in args:
+            value = nodes.string_value(arg)
+            if value is not None:
+                lits.append(value)
+            else:
+                more = nodes.literal_values(arg)
+                if more:
+                    lits.extend(more)
+        facts.formats.append((_subject(node.func.value), last, tuple(lits), neg))
+        facts.subjects.add(_subject(node.func.value))
+    elif last in ("isalnum", "isdigit", "isnumeric", "isidentifier", "isascii", "isalpha", "isdecimal", "islower", "isupper") and isinstance(node.func, cst.Attribute):
+        facts.formats.append((_subject(node.func.value), last, (), neg))
+        facts.subjects.add(_subject(node.func.value))
+    elif last in ("isinstance", "issubclass", "callable", "hasattr"):
+        facts.type_check = True
+        if args:
+            facts.subjects.add(_subject(args[0]))
+    elif last in ("all", "any") and args and isinstance(args[0], cst.GeneratorExp):
+        gen = args[0]
+        if isinstance(gen.elt, cst.Comparison):
+            for comp in gen.elt.comparisons:
+                if isinstance(comp.operator, (cst.In, cst.NotIn)):
+                    facts.subjects.add(_subject(comp.comparator))
+                    values, dynamic = _collection_values(gen.for_in.iter, resolve)
+                    facts.memberships.append(Membership(_subject(gen.for_in.iter), nodes.dotted(gen.for_in.iter), values, dynamic, True))
+        facts.subjects.add(_subject(gen.for_in.iter))
+    elif last in ("exists", "is_file", "is_dir", "isfile", "isdir", "access"):
+        facts.subjects.add(_subject(args[0]) if args else _subject(node.func))
+    else:
+        facts.subjects.add(_subject(node))
+
+
+def _collection_values(node: cst.CSTNode, resolve: Callable[[str], Optional[cst.CSTNode]]) -> Tuple[Optional[Tuple[str, ...]], bool]:
+    values = nodes.literal_values(node)
+    if values is not None:
+        return tuple(values), False
+    if isinstance(node, cst.Name):
+        bound = resolve(node.value)
+        if bound is not None:
+            if isinstance(bound, cst.Call) and nodes.last_name(bound.func) in ("set", "frozenset", "tuple", "list") and bound.args:
+                bound = bound.args[0].value
+            values = nodes.literal_values(bound)
+            if values is not None:
+                return tuple(values), False
+            return None, True
+        return None, True
+    if isinstance(node, cst.Call) and nodes.last_name(node.func) in ("keys",) and isinstance(node.func, cst.Attribute):
+        return _collection_values(node.func.value, resolve)
+    return None, True
+
+
+def _subject(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.Call):
+        if nodes.last_name(node.func) in ("len", "str", "int", "float", "type", "lower", "upper", "strip") and node.args:
+            return nodes.root_name(node.args[0].value) if nodes.last_name(node.func) in ("len", "str", "int", "float", "type") else nodes.root_name(node.func)
+        return nodes.root_name(node.func)
+    return nodes.root_name(node)
+
+
+def _is_len(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Call) and nodes.last_name(node.func) == "len"
+
+
+def _is_constant(node: cst.CSTNode) -> bool:
+    """ALL_CAPS names and attributes (`MAX_PAGE`, `self.LIMIT`, `config.MAX_ROWS`) are fixed bounds."""
+    name = nodes.last_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else ""
+    return bool(name) and name.upper() == name and any(c.isalpha() for c in name)
+
+
+def _flip(op: str) -> str:
+    return {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+
+
+def _op_text(op: cst.CSTNode) -> str:
+    return {cst.LessThan: "<", cst.GreaterThan: ">", cst.LessThanEqual: "<=", cst.GreaterThanEqual: ">="}.get(type(op), "?")
+
+
+# ---------------------------------------------------------------------- caller-fixable context
+
+
+def param_derived(function: Optional[FunctionInfo], resolve_local: Callable[[str], Optional[cst.CSTNode]], names: Set[str]) -> Set[str]:
+    """The subset of `names` that are parameters of `function`, or locals computed from them."""
+    if function is None:
+        return set()
+    params = set(function.param_names)
+    out: Set[str] = set()
+    for name in names:
+        if name in params:
+            out.add(name)
+            continue
+        value = resolve_local(name)
+        if value is None:
+            continue
+        reads = {nodes.root_name(n) for n in nodes.iter_expr(value) if isinstance(n, (cst.Name, cst.Attribute))}
+        if reads & params:
+            out.add(name)
+    return out
+
+
+def caller_fixable(message: Message, facts: GuardFacts, resolve_local: Callable[[str], Optional[cst.CSTNode]]) -> bool:
+    """True when the caller can fix the failure (design/rules.md section 0, AEM201 on plain raises).
+
+    The sink sits under a guard that tests a parameter of the enclosing function (or a local computed
+    from one), inside a pydantic validator, or in an except handler around a call that receives one.
+    """
+    function = message.context.function
+    if function is None:
+        return False
+    if function.role == "validator":
+        return True
+    if facts.has_guard and param_derived(function, resolve_local, facts.subjects or facts.names):
+        return True
+    for handler in message.context.handlers[:1]:
+        if handler.try_reads & set(function.param_names):
+            return True
+        if param_derived(function, resolve_local, set(handler.try_reads)):
+            return True
+    return False
+
+
+def is_transient(message: Message, facts: GuardFacts) -> bool:
+    """A timeout, connection failure, or 429/5xx status: retrying later may work."""
+    for handler in message.context.handlers[:1]:
+        for t in handler.types:
+            last = t.rsplit(".", 1)[-1]
+            if TRANSIENT_TYPES.search(last):
+                return True
+    return bool(facts.statuses & TRANSIENT_STATUSES)
+
+
+def tested_params(message: Message, facts: GuardFacts) -> List[str]:
+    """Parameters of the enclosing function that the guard tests (in order of the signature)."""
+    function = message.context.function
+    if function is None:
+        return []
+    return [p for p in function.param_names if p in facts.subjects]
+
+
+def is_unbounded_param(function: Optional[FunctionInfo], name: str) -> bool:
+    if function is None:
+        return False
+    param = function.param(name)
+    if param is None:
+        return False
+    return bool(param.annotation and UNBOUNDED_ANNOTATION.match(param.annotation))
+
+
+def is_bounded_param(function: Optional[FunctionInfo], name: str) -> bool:
+    if function is None:
+        return False
+    param = function.param(name)
+    return param is not None and bool(param.annotation and BOUNDED_ANNOTATION.match(param.annotation))
+
+
+def is_id_param(name: str) -> bool:
+    return bool(ID_PARAM.search(snake(name))) and not is_secret_name(name)

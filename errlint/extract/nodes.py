@@ -1,0 +1,247 @@
+"""Small helpers over libcst nodes: dotted names, literal values, and a fast child iterator.
+
+libcst's own visitor machinery visits every whitespace node; errlint walks statements itself and only
+descends into expressions through `iter_expr`, which skips whitespace and punctuation fields.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+from typing import Dict, Iterator, List, Optional, Tuple
+
+import libcst as cst
+
+_SKIP_TYPES = (
+    cst.BaseParenthesizableWhitespace,
+    cst.Comma,
+    cst.LeftParen,
+    cst.RightParen,
+    cst.LeftSquareBracket,
+    cst.RightSquareBracket,
+    cst.LeftCurlyBrace,
+    cst.RightCurlyBrace,
+    cst.Colon,
+    cst.Dot,
+    cst.AssignEqual,
+    cst.BaseCompOp,
+    cst.BaseBinaryOp,
+    cst.BaseUnaryOp,
+    cst.BaseBooleanOp,
+    cst.Semicolon,
+    cst.TrailingWhitespace,
+    cst.EmptyLine,
+    cst.Newline,
+    cst.Comment,
+    cst.Annotation,
+)
+_FIELDS: Dict[type, Tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> Tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = tuple(
+            f.name
+            for f in dataclasses.fields(cls)
+            if not f.name.startswith("whitespace")
+            and f.name not in ("lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after_decorators")
+        )
+        _FIELDS[cls] = names
+    return names
+
+
+def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The node's expression-bearing children, in source order (whitespace and punctuation skipped)."""
+    for name in _child_fields(type(node)):
+        value = getattr(node, name, None)
+        if isinstance(value, cst.CSTNode):
+            if not isinstance(value, _SKIP_TYPES):
+                yield value
+        elif isinstance(value, (tuple, list)):
+            for item in value:
+                if isinstance(item, cst.CSTNode) and not isinstance(item, _SKIP_TYPES):
+                    yield item
+
+
+def iter_expr(root: cst.CSTNode, stop=(cst.Lambda,)) -> Iterator[cst.CSTNode]:
+    """Every node under `root` (root included), depth-first in source order, iteratively.
+
+    Iterative so that 1,000-piece string concatenations cannot hit the recursion limit. Subtrees of
+    the `stop` types are yielded but not entered.
+    """
+    stack: List[cst.CSTNode] = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, stop) and node is not root:
+            continue
+        kids = list(children(node))
+        kids.reverse()
+        stack.extend(kids)
+
+
+def dotted(node: Optional[cst.CSTNode]) -> str:
+    """`a.b.c` for a Name/Attribute chain; "" for anything else (calls, subscripts)."""
+    parts: List[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return ""
+
+
+def root_name(node: Optional[cst.CSTNode]) -> str:
+    """The leftmost name of an attribute/subscript/call chain (`self` for `self.a[0].b()`)."""
+    while True:
+        if isinstance(node, cst.Attribute):
+            node = node.value
+        elif isinstance(node, cst.Subscript):
+            node = node.value
+        elif isinstance(node, cst.Call):
+            node = node.func
+        elif isinstance(node, cst.Name):
+            return node.value
+        else:
+            return ""
+
+
+def last_name(node: Optional[cst.CSTNode]) -> str:
+    """The rightmost identifier of an expression: `key` for `self.api_key`, `X` for `d["X"]`."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = node.slice[0].slice
+        if isinstance(index, cst.Index):
+            value = string_value(index.value)
+            if value is not None:
+                return value
+        return last_name(node.value)
+    if isinstance(node, cst.Call):
+        return last_name(node.func)
+    return ""
+
+
+def string_value(node: Optional[cst.CSTNode]) -> Optional[str]:
+    """The value of a plain (non-f, non-bytes) string literal or implicit concatenation of them."""
+    if isinstance(node, cst.SimpleString):
+        prefix = node.prefix.lower()
+        if "b" in prefix:
+            return None
+        try:
+            value = node.evaluated_value
+        except Exception:  # malformed escapes: libcst parsed it, ast may still refuse
+            return None
+        return value if isinstance(value, str) else None
+    if isinstance(node, cst.ConcatenatedString):
+        left = string_value(node.left)
+        right = string_value(node.right)
+        if left is None or right is None:
+            return None
+        return left + right
+    return None
+
+
+def int_value(node: Optional[cst.CSTNode]) -> Optional[int]:
+    """The value of an integer literal (`429`, `-1`, `50_000`), else None."""
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value.replace("_", ""), 0)
+        except ValueError:
+            return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = int_value(node.expression)
+        return -inner if inner is not None else None
+    return None
+
+
+def number_text(node: Optional[cst.CSTNode]) -> Optional[str]:
+    """Source text of an int/float literal, else None."""
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return node.value
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = number_text(node.expression)
+        return "-" + inner if inner is not None else None
+    return None
+
+
+def literal_values(node: Optional[cst.CSTNode]) -> Optional[List[str]]:
+    """Members of a literal tuple/list/set (or a dict's keys) of strings/numbers, else None."""
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        out = []
+        for el in node.elements:
+            if isinstance(el, cst.StarredElement):
+                return None
+            value = string_value(el.value)
+            if value is None:
+                value = number_text(el.value)
+            if value is None:
+                return None
+            out.append(value)
+        return out
+    if isinstance(node, cst.Dict):
+        out = []
+        for el in node.elements:
+            if not isinstance(el, cst.DictElement):
+                return None
+            value = string_value(el.key)
+            if value is None:
+                value = number_text(el.key)
+            if value is None:
+                return None
+            out.append(value)
+        return out
+    return None
+
+
+def is_true(node: Optional[cst.CSTNode]) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
+
+
+def call_arg(call: cst.Call, position: Optional[int], *keywords: str) -> Optional[cst.CSTNode]:
+    """The value of the call's argument at `position` (positional args only) or under a keyword.
+
+    After a `*args` splat the positions are unknown, so only keywords can still match.
+    """
+    pos: Optional[int] = 0
+    for arg in call.args:
+        if arg.keyword is not None:
+            if arg.keyword.value in keywords:
+                return arg.value
+        elif arg.star == "*":
+            pos = None
+        elif not arg.star and pos is not None:
+            if pos == position:
+                return arg.value
+            pos += 1
+    return None
+
+
+def keyword_arg(call: cst.Call, *keywords: str) -> Optional[cst.CSTNode]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in keywords:
+            return arg.value
+    return None
+
+
+def positional_args(call: cst.Call) -> List[cst.CSTNode]:
+    return [a.value for a in call.args if a.keyword is None and not a.star]
+
+
+def fstring_text(part: cst.FormattedStringText, prefix: str, quote: str) -> str:
+    """Unescape the raw source text of an f-string literal run (`{{` -> `{`, `\\n` -> newline).
+
+    `prefix` and `quote` are the enclosing FormattedString's; raw f-strings keep backslashes.
+    """
+    raw = part.value
+    if "\\" in raw and "r" not in prefix.lower():
+        try:
+            value = ast.literal_eval(quote + raw + quote)
+            if isinstance(value, str):
+                raw = value
+        except Exception:  # an escape ast refuses: keep the source text
+            pass
+    return raw.replace("{{", "{").replace("}}", "}")

@@ -1,0 +1,64 @@
+"""Name bindings: what a name in a message expression refers to (design/rules.md section 3).
+
+A `Scope` records, per name, every way it is bound in a function (or the module): plain and augmented
+assignments, parameters, `except ... as e`, loop targets, imports. A name resolves to a value only
+when it is bound by exactly one plain assignment (plus `+=` additions); anything else stays opaque,
+so errlint never judges text it had to guess.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+import libcst as cst
+
+from ..model import Param
+
+
+@dataclass(eq=False)
+class Binding:
+    """One binding of a name: `kind` is assign, aug, param, except, loop, import, def, class or other."""
+
+    kind: str
+    value: Optional[cst.CSTNode] = None
+    param: Optional[Param] = None
+    caught: Tuple[str, ...] = ()
+    qualified: str = ""
+
+
+@dataclass(eq=False)
+class Scope:
+    """The bindings of one function or of the module; `parent` is the module scope for functions."""
+
+    kind: str
+    parent: Optional["Scope"] = None
+    bindings: Dict[str, List[Binding]] = field(default_factory=dict)
+
+    def bind(self, name: str, binding: Binding) -> None:
+        self.bindings.setdefault(name, []).append(binding)
+
+    def lookup(self, name: str) -> List[Binding]:
+        """Bindings of `name` in the nearest scope that binds it (class scopes are skipped)."""
+        scope: Optional[Scope] = self
+        while scope is not None:
+            found = scope.bindings.get(name)
+            if found:
+                return found
+            scope = scope.parent
+        return []
+
+    def value(self, name: str) -> Optional[cst.CSTNode]:
+        """The single assigned value of `name`, or None when it is bound any other way or twice."""
+        found = self.lookup(name)
+        plain = [b for b in found if b.kind == "assign"]
+        if len(plain) == 1 and all(b.kind in ("assign", "aug") for b in found):
+            return plain[0].value
+        return None
+
+    def additions(self, name: str) -> List[cst.CSTNode]:
+        """Values appended with `name += ...` (only meaningful when `value(name)` is not None)."""
+        return [b.value for b in self.lookup(name) if b.kind == "aug" and b.value is not None]
+
+    def first(self, name: str) -> Optional[Binding]:
+        found = self.lookup(name)
+        return found[0] if len(found) == 1 else None

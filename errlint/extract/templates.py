@@ -1,0 +1,737 @@
+"""String expressions -> `Template`s: literal text plus typed placeholders (design/rules.md section 3).
+
+Handles literals, implicit concatenation, f-strings (PEP 701 included), `%` formatting, `.format`,
+`+`, gettext wrappers, names bound once in the same scope (EM101-style `msg = ...; raise X(msg)`),
+module constants, and fallbacks (`x or "text"`, `d.get(k, "text")`, `a if c else b`), which give one
+template per alternative ("variants"). Placeholders are classified by what they may contain.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, FrozenSet, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from ..model import (
+    BOUNDED,
+    COLLECTION,
+    ENV_DUMP,
+    EXCEPTION,
+    HINT,
+    HOME_PATH,
+    RETRY_AFTER,
+    SCHEMA,
+    SECRET,
+    TRACEBACK,
+    UNBOUNDED,
+    UNKNOWN,
+    URL,
+    VALIDATION,
+    Part,
+    Piece,
+    Placeholder,
+    Template,
+)
+from . import nodes
+from .scope import Scope
+
+MAX_VARIANTS = 4
+MAX_DEPTH = 8
+
+GETTEXT = {"_", "gettext", "gettext_lazy", "ugettext", "ugettext_lazy", "gettext_noop", "N_", "_lazy", "lazy_gettext"}
+GETTEXT_SECOND = {"pgettext", "pgettext_lazy", "npgettext"}
+GETTEXT_FIRST_OF_PLURAL = {"ngettext", "ngettext_lazy", "ungettext"}
+
+SECRET_NAME = re.compile(
+    r"(^|_)(api_?key|apikey|token|secret|passw(or)?d|pwd|passphrase|private_?key|client_?secret|access_?key|"
+    r"auth(orization)?|bearer|cookie|session_?id|credentials?|creds|dsn|database_url|conn(ection)?_?str(ing)?|"
+    r"signature)($|_)"
+)
+SECRET_ALLOW = re.compile(
+    r"(_count|_limit|_len|_length|_type|_name|_budget|_used|_url|_uri|_path|_file|_dir|_env|_var|_header|_field|"
+    r"_id_?name|_kind|_scheme|_expiry|_expires(_at)?|_ttl|_hint|_prefix|_suffix|_mask(ed)?|_masked|_preview)$"
+    r"|^(max_|min_|num_|n_|has_|is_|use_|needs?_|requires?_|missing_|no_|valid_)"
+    r"|(^|_)(page|next|continuation|pagination|sync|cursor)_token($|_)"
+)
+MASKING = re.compile(r"mask|redact|obfuscat|anonymi|censor|scrub|sanitiz|hash|sha\d*|digest|fingerprint|len$|bool$|shorten|truncat|preview|hint")
+BOUNDED_NAME = re.compile(
+    r"(^|_)(id|ids|uuid|name|path|status|code|count|index|idx|port|host|hostname|version|kind|type|mode|"
+    r"key|slug|region|zone|label|level|size|limit|offset|page|num|number|total|line|lineno|col|column|row|"
+    r"attempt|attempts|retries|timeout|seconds|secs|ms|minutes|url_path|field|param|option|flag|cmd|command|"
+    r"method|format|fmt|ext|suffix|prefix|tool|tool_name|arg|argument|char|lang|locale|unit|amount|cents|"
+    r"expected|got|actual|value_type|year|month|day|date|time|ts|timestamp|bucket|table|column_name|branch|"
+    r"ref|sha|tag|owner|repo|user|username|email|domain|filename|dirname|file|dir|directory|op|operation|action|"
+    r"state|phase|step|stage|role|scope|env|environment|profile|channel|queue|topic|cursor|alias|"
+    r"min|max|low|high|lo|hi|n|i|j|k|x|y|width|height|depth|ratio|percent|pct|score|rank|priority|"
+    r"qty|quantity|length|start|end|begin|stop)$"
+)
+BOUNDED_ANNOTATION = re.compile(
+    r"^(Optional\[)?(int|bool|float|complex|Decimal|UUID|uuid\.UUID|date|datetime|time|timedelta|"
+    r"datetime\.\w+|Path|PurePath|pathlib\.Path|Literal\[.*\]|[A-Z]\w*(Enum|Kind|Type|Mode|Status|State|Level))"
+    r"(\])?(\s*\|\s*None)?$"
+)
+UNBOUNDED_ANNOTATION = re.compile(r"^(Optional\[)?(dict|list|set|frozenset|tuple|Dict|List|Set|Mapping|Sequence|Iterable|Any|bytes|BaseModel|Model)\b")
+SCHEMA_NAME = re.compile(r"(^|_)(schema|schemas|spec|openapi|definition|definitions|input_schema|inputschema|json_schema|parameters_schema)($|_)")
+UNBOUNDED_CALLS = {
+    "json.dumps", "json.dump", "pprint.pformat", "pformat", "yaml.dump", "yaml.safe_dump", "vars", "locals",
+    "globals", "dir", "json.load", "json.loads", "toml.dumps", "tomli_w.dumps", "pickle.dumps", "dumps",
+}
+UNBOUNDED_METHODS = {"model_dump", "dict", "model_dump_json", "read", "readlines", "json", "to_dict", "as_dict", "asdict", "items", "values", "keys", "read_text", "getvalue", "dump"}
+UNBOUNDED_ATTRS = {"text", "content", "body", "stdout", "stderr", "output", "__dict__", "raw", "data", "payload", "html", "params", "kwargs", "args_dict", "headers"}
+RESPONSE_ROOTS = re.compile(r"^(r|res|resp|response|result|reply|proc|process|completed|cp|run|out|e|err|exc|error|ex|http_response|api_response|req|request)$")
+SCHEMA_METHODS = {"model_json_schema", "schema", "schema_json", "json_schema", "format_help", "get_help", "print_help", "openapi"}
+SCHEMA_ATTRS = {"inputSchema", "input_schema", "outputSchema", "output_schema", "json_schema", "openapi_schema", "args_schema"}
+TRACEBACK_CALLS = {
+    "traceback.format_exc", "traceback.format_exception", "traceback.format_tb", "traceback.format_stack",
+    "traceback.print_exc", "traceback.format_exception_only",
+}
+HOME_CALLS = {"os.path.expanduser", "os.getcwd", "os.getcwdb", "pathlib.Path.home", "pathlib.Path.cwd", "Path.home", "Path.cwd", "os.path.abspath", "os.path.realpath"}
+ENV_NAMES = {"os.environ", "os.environ.copy", "environ", "os.environ.items"}
+HEADER_ATTRS = {"headers"}
+VALIDATION_TYPES = ("ValidationError", "ValidationErrors", "SchemaError", "JSONSchemaValidationError")
+HTTP_ERROR_TYPES = (
+    "requests.HTTPError", "requests.exceptions.HTTPError", "requests.RequestException",
+    "requests.exceptions.RequestException", "httpx.HTTPStatusError", "httpx.HTTPError",
+    "urllib.error.HTTPError", "aiohttp.ClientResponseError",
+)
+PROSE_NAME = re.compile(r"(^|_)(msg|message|messages|hint|hints|text|detail|details|reason|suffix|prefix|help|note|notes|description|tip|advice|explanation|extra|info|remedy|guidance|instructions?)$")
+
+
+def snake(name: str) -> str:
+    """camelCase -> camel_case, lower-cased, for matching identifier lexicons."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def is_secret_name(name: str) -> bool:
+    """True for identifiers that name a secret value (detect-secrets' keyword idea, design section 3)."""
+    low = snake(name)
+    return bool(SECRET_NAME.search(low)) and not SECRET_ALLOW.search(low)
+
+
+class TemplateBuilder:
+    """Builds templates for expressions in one scope.
+
+    `qualify(node)` maps a Name/Attribute to its imported dotted name ("" when it is not a name);
+    `scope` resolves local and module names.
+    """
+
+    def __init__(self, scope: Scope, qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str]):
+        self.scope = scope
+        self.qualify = qualify
+        self.code = code
+        self._active: Set[str] = set()
+
+    # ------------------------------------------------------------------ templates
+    def build(self, expr: Optional[cst.CSTNode], depth: int = 0) -> List[Template]:
+        """All templates `expr` may produce (at most MAX_VARIANTS), opaque ones included."""
+        if expr is None:
+            return []
+        variants = self._variants(expr, depth, top=True)
+        return variants[:MAX_VARIANTS]
+
+    def _variants(self, expr: cst.CSTNode, depth: int, top: bool = False) -> List[Template]:
+        if depth > MAX_DEPTH:
+            return [self._opaque(expr, top)]
+        if isinstance(expr, cst.SimpleString):
+            value = nodes.string_value(expr)
+            if value is None:
+                return [self._opaque(expr, top)]
+            return [Template((value,), (Piece(value, expr, "plain"),))]
+        if isinstance(expr, cst.ConcatenatedString):
+            return self._concat(self._flatten_concat(expr), depth)
+        if isinstance(expr, cst.FormattedString):
+            return self._fstring(expr, depth)
+        if isinstance(expr, cst.BinaryOperation):
+            if isinstance(expr.operator, cst.Add):
+                return self._concat(self._flatten_add(expr), depth, strict=True)
+            if isinstance(expr.operator, cst.Modulo):
+                fmt = self._variants(expr.left, depth + 1)
+                if fmt and fmt[0].complete and fmt[0].pieces and not fmt[0].placeholders:
+                    return [percent_template(fmt[0], self._percent_args(expr.right), self)]
+        if isinstance(expr, cst.Call):
+            built = self._call(expr, depth)
+            if built is not None:
+                return built
+        if isinstance(expr, cst.Name):
+            resolved = self._resolve_name(expr, depth)
+            if resolved is not None:
+                return resolved
+        if isinstance(expr, cst.IfExp):
+            return (self._variants(expr.body, depth + 1, top) + self._variants(expr.orelse, depth + 1, top))[:MAX_VARIANTS]
+        if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+            return (self._variants(expr.left, depth + 1, top) + self._variants(expr.right, depth + 1, top))[:MAX_VARIANTS]
+        return [self._opaque(expr, top)]
+
+    def _opaque(self, expr: cst.CSTNode, top: bool) -> Template:
+        """A template that is one placeholder; incomplete when it may carry prose we cannot see."""
+        holder = self.placeholder(expr)
+        complete = not top and not PROSE_NAME.search(snake(nodes.last_name(expr) or "x"))
+        if top and holder.kinds & {EXCEPTION, VALIDATION, TRACEBACK, SCHEMA, UNBOUNDED, ENV_DUMP}:
+            complete = True  # we know what it is: the exception's own text, a dump, ...
+        return Template((holder,), (), complete)
+
+    def _flatten_concat(self, expr: cst.ConcatenatedString) -> List[cst.CSTNode]:
+        out: List[cst.CSTNode] = []
+        stack: List[cst.CSTNode] = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.ConcatenatedString):
+                stack.append(node.right)
+                stack.append(node.left)
+            else:
+                out.append(node)
+        return out
+
+    def _flatten_add(self, expr: cst.BinaryOperation) -> List[cst.CSTNode]:
+        out: List[cst.CSTNode] = []
+        stack: List[cst.CSTNode] = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) and not node.lpar:
+                stack.append(node.right)
+                stack.append(node.left)
+            else:
+                out.append(node)
+        return out
+
+    def _concat(self, operands: Sequence[cst.CSTNode], depth: int, strict: bool = False) -> List[Template]:
+        """Join the templates of `operands`; with `strict`, require at least one string operand."""
+        results: List[Template] = [Template((), (), True)]
+        saw_string = False
+        for operand in operands:
+            if isinstance(operand, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+                saw_string = True
+                options = self._variants(operand, depth + 1)
+            else:
+                options = self._variants(operand, depth + 1)
+                if any(t.pieces for t in options):
+                    saw_string = True
+            results = [join(a, b) for a in results for b in options][:MAX_VARIANTS]
+        if strict and not saw_string:
+            return [Template((self.placeholder(operands[0]),), (), False)]
+        return results
+
+    def _fstring(self, expr: cst.FormattedString, depth: int) -> List[Template]:
+        """One template per combination of the alternatives of names inlined into the f-string."""
+        variants: List[Tuple[List[Part], List[Piece], bool]] = [([], [], True)]
+        prefix = expr.prefix
+        for part in expr.parts:
+            if isinstance(part, cst.FormattedStringText):
+                text = nodes.fstring_text(part, prefix, expr.quote)
+                piece = Piece(text, part, "f")
+                variants = [(parts + [text], pieces + [piece], ok) for parts, pieces, ok in variants]
+                continue
+            if not isinstance(part, cst.FormattedStringExpression):
+                continue
+            inner = part.expression
+            conversion = part.conversion or ""
+            spec = self.code(cst.FormattedString(parts=part.format_spec)) if part.format_spec else ""
+            inline = None
+            if isinstance(inner, cst.Name) and not conversion and not spec and part.equal is None:
+                inline = self._resolve_name(inner, depth + 1)
+            if inline and any(t.pieces for t in inline) and all(t.complete for t in inline):
+                variants = [
+                    (parts + list(t.parts), pieces + list(t.pieces), ok and t.complete)
+                    for parts, pieces, ok in variants
+                    for t in inline
+                ][:MAX_VARIANTS]
+                continue
+            holder = self.placeholder(inner, conversion=conversion, spec=spec, debug=part.equal is not None)
+            variants = [(parts + [holder], pieces, ok) for parts, pieces, ok in variants]
+        return [Template(tuple(merge_text(parts)), tuple(pieces), ok) for parts, pieces, ok in variants]
+
+    def _percent_args(self, right: cst.CSTNode) -> object:
+        if isinstance(right, cst.Tuple):
+            return [el.value for el in right.elements if not isinstance(el, cst.StarredElement)]
+        if isinstance(right, cst.Dict):
+            out = {}
+            for el in right.elements:
+                if isinstance(el, cst.DictElement):
+                    key = nodes.string_value(el.key)
+                    if key is not None:
+                        out[key] = el.value
+            return out
+        return [right]
+
+    def _call(self, call: cst.Call, depth: int) -> Optional[List[Template]]:
+        func = call.func
+        name = nodes.dotted(func)
+        short = name.rsplit(".", 1)[-1]
+        args = nodes.positional_args(call)
+        if short in GETTEXT and args:
+            return self._variants(args[0], depth + 1)
+        if short in GETTEXT_FIRST_OF_PLURAL and args:
+            return self._variants(args[0], depth + 1)
+        if short in GETTEXT_SECOND and len(args) > 1:
+            return self._variants(args[1], depth + 1)
+        if isinstance(func, cst.Attribute) and func.attr.value == "format":
+            base = self._variants(func.value, depth + 1) if isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString, cst.Name)) else []
+            if base and base[0].pieces and not base[0].placeholders:
+                return [format_template(base[0], call, self)]
+        if name == "str" and len(args) == 1 and isinstance(args[0], (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+            return self._variants(args[0], depth + 1)
+        if isinstance(func, cst.Attribute) and func.attr.value in ("get", "getenv", "pop", "setdefault") and len(args) >= 2:
+            fallback = self._variants(args[1], depth + 1)
+            if any(t.pieces for t in fallback):
+                return [Template((self.placeholder(call),), (), True)] + fallback
+        if name in ("os.getenv", "getenv") and len(args) >= 2:
+            fallback = self._variants(args[1], depth + 1)
+            if any(t.pieces for t in fallback):
+                return [Template((self.placeholder(call),), (), True)] + fallback
+        if isinstance(func, cst.Attribute) and func.attr.value in ("strip", "rstrip", "lstrip", "capitalize", "upper", "lower", "title") and not args:
+            return self._variants(func.value, depth + 1)
+        return None
+
+    def _resolve_name(self, expr: cst.Name, depth: int) -> Optional[List[Template]]:
+        name = expr.value
+        if name in self._active:
+            return None
+        value = self.scope.value(name)
+        if value is None:
+            return None
+        self._active.add(name)
+        try:
+            variants = self._variants(value, depth + 1)
+            for extra in self.scope.additions(name):
+                more = self._variants(extra, depth + 1)
+                variants = [join(a, b) for a in variants for b in more][:MAX_VARIANTS]
+            if not any(t.pieces for t in variants):
+                return None
+            return variants
+        finally:
+            self._active.discard(name)
+
+    # ------------------------------------------------------------------ placeholders
+    def placeholder(self, expr: cst.CSTNode, conversion: str = "", spec: str = "", debug: bool = False) -> Placeholder:
+        kinds, detail = self.classify(expr, 0)
+        if spec and re.search(r"\.\d+", spec) and not kinds & {SECRET}:
+            kinds = (kinds - {UNBOUNDED, SCHEMA, VALIDATION, TRACEBACK, ENV_DUMP}) | {BOUNDED}
+        names = tuple(sorted(_names_read(expr)))
+        return Placeholder(
+            expr=self.code(expr),
+            kinds=frozenset(kinds),
+            names=names,
+            quoted=bool(conversion == "r" or debug),
+            detail=detail,
+            node=expr,
+        )
+
+    def classify(self, expr: cst.CSTNode, depth: int) -> Tuple[FrozenSet[str], str]:
+        """What a placeholder expression may contain, and a short reason (the name or call)."""
+        if depth > MAX_DEPTH:
+            return frozenset({UNKNOWN}), ""
+        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary)):
+            return frozenset({BOUNDED}), ""
+        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            return self._classify_string(expr, depth)
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+            values = nodes.literal_values(expr)
+            if values is not None:
+                return frozenset({BOUNDED, COLLECTION}), ""
+            return frozenset({UNBOUNDED}), ""
+        if isinstance(expr, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+            return frozenset({UNBOUNDED}), ""
+        if isinstance(expr, cst.Name):
+            return self._classify_name(expr, depth)
+        if isinstance(expr, cst.Attribute):
+            return self._classify_attribute(expr, depth)
+        if isinstance(expr, cst.Subscript):
+            return self._classify_subscript(expr, depth)
+        if isinstance(expr, cst.Call):
+            return self._classify_call(expr, depth)
+        if isinstance(expr, cst.IfExp):
+            a, da = self.classify(expr.body, depth + 1)
+            b, db = self.classify(expr.orelse, depth + 1)
+            return _union(a, b), da or db
+        if isinstance(expr, cst.BinaryOperation):
+            a, da = self.classify(expr.left, depth + 1)
+            b, db = self.classify(expr.right, depth + 1)
+            if isinstance(expr.operator, cst.Modulo) and isinstance(expr.left, (cst.SimpleString, cst.ConcatenatedString)):
+                return b, db
+            return _union(a, b), da or db
+        if isinstance(expr, cst.BooleanOperation):
+            a, da = self.classify(expr.left, depth + 1)
+            b, db = self.classify(expr.right, depth + 1)
+            return _union(a, b), da or db
+        if isinstance(expr, (cst.Comparison, cst.UnaryOperation)):
+            return frozenset({BOUNDED}), ""
+        if isinstance(expr, cst.Await):
+            return self.classify(expr.expression, depth + 1)
+        return frozenset({UNKNOWN}), ""
+
+    def _classify_string(self, expr: cst.CSTNode, depth: int) -> Tuple[FrozenSet[str], str]:
+        kinds: Set[str] = set()
+        detail = ""
+        for template in self._variants(expr, depth + 1):
+            for holder in template.placeholders:
+                kinds |= holder.kinds
+                detail = detail or holder.detail
+            if template.literal and _HOME_LITERAL.search(template.literal):
+                kinds.add(HOME_PATH)
+                detail = detail or _HOME_LITERAL.search(template.literal).group(0)
+        return frozenset(kinds or {BOUNDED}), detail
+
+    def _classify_name(self, expr: cst.Name, depth: int) -> Tuple[FrozenSet[str], str]:
+        name = expr.value
+        if name in ("True", "False", "None"):
+            return frozenset({BOUNDED}), ""
+        low = snake(name)
+        found = self.scope.lookup(name)
+        kinds: Set[str] = set()
+        detail = ""
+        if is_secret_name(name):
+            kinds.add(SECRET)
+            detail = name
+        if "retry_after" in low or low in ("wait", "delay", "backoff", "wait_s", "wait_seconds", "retry_in"):
+            kinds.add(RETRY_AFTER)
+        if len(found) == 1:
+            binding = found[0]
+            if binding.kind == "except":
+                kinds.add(EXCEPTION)
+                kinds |= _caught_kinds(binding.caught)
+                return frozenset(kinds), detail or name
+            if binding.kind == "param" and binding.param is not None:
+                annotation = binding.param.annotation
+                if annotation and BOUNDED_ANNOTATION.match(annotation) and SECRET not in kinds:
+                    kinds.add(BOUNDED)
+                elif annotation and UNBOUNDED_ANNOTATION.match(annotation):
+                    kinds.add(SCHEMA if SCHEMA_NAME.search(low) else UNBOUNDED)
+                elif "Error" in annotation or "Exception" in annotation:
+                    kinds.add(EXCEPTION)
+                    kinds |= _caught_kinds((annotation,))
+        value = self.scope.value(name)
+        if value is not None and name not in self._active:
+            self._active.add(name)
+            try:
+                inner, inner_detail = self.classify(value, depth + 1)
+            finally:
+                self._active.discard(name)
+            if SECRET in kinds and not (inner & {SECRET, UNKNOWN}) and inner:
+                kinds.discard(SECRET)  # e.g. hint = token[:4] + "...": the value is masked
+            kinds |= inner - {UNKNOWN} if inner - {UNKNOWN} else inner
+            detail = detail or inner_detail
+        elif len(found) > 1:
+            values = [b.value for b in found if b.kind in ("assign", "aug") and b.value is not None]
+            for v in values[:MAX_VARIANTS]:
+                inner, _ = self.classify(v, depth + 1) if name not in self._active else (frozenset({UNKNOWN}), "")
+                kinds |= inner & {UNBOUNDED, HOME_PATH, ENV_DUMP, TRACEBACK, VALIDATION, SCHEMA}
+        if not found:
+            qualified = self.qualify(expr)
+            if qualified in ENV_NAMES:
+                kinds |= {ENV_DUMP, UNBOUNDED}
+                detail = detail or qualified
+        if SCHEMA_NAME.search(low) and not kinds & {BOUNDED}:
+            kinds.add(SCHEMA)
+        if not kinds and BOUNDED_NAME.search(low):
+            kinds.add(BOUNDED)
+        return frozenset(kinds or {UNKNOWN}), detail
+
+    def _classify_attribute(self, expr: cst.Attribute, depth: int) -> Tuple[FrozenSet[str], str]:
+        attr = expr.attr.value
+        qualified = self.qualify(expr)
+        base_kinds, base_detail = self.classify(expr.value, depth + 1)
+        root = nodes.root_name(expr)
+        if qualified in ENV_NAMES or qualified.startswith("os.environ"):
+            return frozenset({ENV_DUMP, UNBOUNDED}), qualified
+        if attr in HEADER_ATTRS:
+            return frozenset({ENV_DUMP, UNBOUNDED}), self.code(expr)
+        if attr == "url" and (RESPONSE_ROOTS.match(root) or EXCEPTION in base_kinds or "request" in self.code(expr)):
+            return frozenset({URL}), self.code(expr)
+        if attr in SCHEMA_ATTRS:
+            return frozenset({SCHEMA, UNBOUNDED}), self.code(expr)
+        if attr == "message" and EXCEPTION in base_kinds:
+            return frozenset({BOUNDED, HINT}), ""
+        if attr in ("status_code", "status", "code", "reason", "reason_phrase", "errno", "returncode", "__name__", "__qualname__", "name", "lineno", "path", "filename", "strerror", "method"):
+            return frozenset({BOUNDED}), ""
+        if attr == "args" and EXCEPTION in base_kinds:
+            return frozenset({EXCEPTION}), base_detail
+        if attr in UNBOUNDED_ATTRS and (RESPONSE_ROOTS.match(root) or EXCEPTION in base_kinds or attr in ("stdout", "stderr", "output", "__dict__")):
+            if not (root == "sys" and attr in ("stdout", "stderr")):
+                return frozenset({UNBOUNDED}), self.code(expr)
+        if attr in ("config", "settings", "environ") or snake(attr) in ("config", "settings", "env_vars", "environment"):
+            if not base_kinds & {BOUNDED}:
+                return frozenset({ENV_DUMP, UNBOUNDED}), self.code(expr)
+        kinds: Set[str] = set()
+        detail = ""
+        if is_secret_name(attr):
+            kinds.add(SECRET)
+            detail = self.code(expr)
+        low = snake(attr)
+        if "retry_after" in low:
+            kinds.add(RETRY_AFTER)
+        if SCHEMA_NAME.search(low):
+            kinds.add(SCHEMA)
+        if not kinds and BOUNDED_NAME.search(low):
+            kinds.add(BOUNDED)
+        if base_kinds & {HOME_PATH}:
+            kinds.add(HOME_PATH)
+        return frozenset(kinds or {UNKNOWN}), detail
+
+    def _classify_subscript(self, expr: cst.Subscript, depth: int) -> Tuple[FrozenSet[str], str]:
+        base_kinds, base_detail = self.classify(expr.value, depth + 1)
+        if len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice):
+            piece = expr.slice[0].slice
+            upper = nodes.int_value(piece.upper) if piece.upper is not None else None
+            lower = nodes.int_value(piece.lower) if piece.lower is not None else None
+            if upper is not None and piece.lower is None and 0 <= upper <= 4:
+                return frozenset({BOUNDED}), ""
+            if lower is not None and piece.upper is None and -4 <= lower < 0:
+                return frozenset({BOUNDED}), ""
+            if upper is not None or lower is not None:
+                return frozenset((base_kinds - {UNBOUNDED, SCHEMA, VALIDATION, TRACEBACK, ENV_DUMP}) | {BOUNDED}), base_detail
+        key = nodes.last_name(expr)
+        qualified = self.qualify(expr.value)
+        kinds: Set[str] = set()
+        detail = ""
+        if key and key != nodes.last_name(expr.value) and is_secret_name(key):
+            kinds.add(SECRET)
+            detail = self.code(expr)
+        elif qualified.startswith("os.environ") and key and is_secret_name(key):
+            kinds.add(SECRET)
+            detail = self.code(expr)
+        if base_kinds & {VALIDATION} and key == "msg":
+            return frozenset({BOUNDED, HINT}), ""
+        if base_kinds & {VALIDATION} and key in ("loc", "type", "input"):
+            return frozenset({BOUNDED}), ""
+        if base_kinds & {VALIDATION} and len(expr.slice) == 1 and nodes.int_value(getattr(expr.slice[0].slice, "value", None)) is not None:
+            return base_kinds, base_detail
+        if not kinds:
+            kinds |= base_kinds & {HOME_PATH, EXCEPTION}
+        if not kinds and key and BOUNDED_NAME.search(snake(key)):
+            kinds.add(BOUNDED)
+        return frozenset(kinds or {UNKNOWN}), detail
+
+    def _classify_call(self, call: cst.Call, depth: int) -> Tuple[FrozenSet[str], str]:
+        func = call.func
+        qualified = self.qualify(func)
+        short = nodes.last_name(func)
+        args = nodes.positional_args(call)
+        first = args[0] if args else None
+        code = self.code(call) if len(self.code(func)) < 60 else short
+        if MASKING.search(short.lower()) or short in ("len", "bool", "int", "float", "type", "id", "hash", "isinstance", "round", "abs", "sum", "min", "max", "ord", "hex"):
+            return frozenset({BOUNDED}), ""
+        if qualified in TRACEBACK_CALLS or short in ("format_exc", "format_exception", "format_tb", "format_stack"):
+            return frozenset({TRACEBACK, UNBOUNDED}), code
+        if qualified in HOME_CALLS or (short in ("home", "cwd") and nodes.dotted(func).endswith(("Path.home", "Path.cwd"))):
+            return frozenset({HOME_PATH}), code
+        if short in ("expanduser", "getcwd", "abspath", "resolve", "absolute") or qualified.endswith(("path.expanduser",)):
+            return frozenset({HOME_PATH}), code
+        if short == "join" and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute) and nodes.dotted(func.value) in ("os.path", "posixpath", "ntpath"):
+            kinds: Set[str] = set()
+            for arg in args:
+                kinds |= self.classify(arg, depth + 1)[0] & {HOME_PATH, SECRET}
+            return frozenset(kinds or {BOUNDED}), code if kinds else ""
+        if qualified in ("textwrap.shorten", "reprlib.repr", "shorten"):
+            return frozenset({BOUNDED}), ""
+        if short in SCHEMA_METHODS or qualified.endswith(".model_json_schema"):
+            return frozenset({SCHEMA, UNBOUNDED}), code
+        if qualified in ("json.dumps", "json.dump", "dumps") or short == "dumps":
+            inner = first if first is not None else call
+            low = snake(nodes.last_name(inner) or "")
+            if SCHEMA_NAME.search(low):
+                return frozenset({SCHEMA, UNBOUNDED}), code
+            inner_kinds = self.classify(inner, depth + 1)[0] if first is not None else frozenset()
+            return frozenset({UNBOUNDED} | (inner_kinds & {SCHEMA, SECRET, ENV_DUMP, VALIDATION})), code
+        if qualified in UNBOUNDED_CALLS or short in ("pformat", "safe_dump"):
+            kinds = {UNBOUNDED}
+            if short in ("locals", "globals", "vars"):
+                kinds.add(ENV_DUMP)
+                if short == "vars" and first is not None and not re.search(r"setting|config|env", self.code(first), re.I):
+                    kinds.discard(ENV_DUMP)
+            return frozenset(kinds), code
+        if short in ("str", "repr", "format", "ascii") and first is not None:
+            inner, detail = self.classify(first, depth + 1)
+            if short == "repr" and not inner & {EXCEPTION, BOUNDED, SECRET, HOME_PATH, URL}:
+                return frozenset(inner | {UNBOUNDED}), detail or code
+            if short == "repr" and inner & {EXCEPTION}:
+                return inner, detail
+            return inner, detail
+        if short == "dict" and first is not None:
+            inner, detail = self.classify(first, depth + 1)
+            return frozenset(inner | {UNBOUNDED}), detail or code
+        if short in ("list", "sorted", "set", "tuple"):
+            inner, detail = self.classify(first, depth + 1) if first is not None else (frozenset(), "")
+            if inner & {COLLECTION}:
+                return inner, detail
+            return frozenset({UNBOUNDED} | (inner & {ENV_DUMP, SECRET, VALIDATION, SCHEMA})), code
+        if short == "join" and isinstance(func, cst.Attribute) and nodes.string_value(func.value) is not None:
+            separator = nodes.string_value(func.value) or ""
+            if first is not None and not re.search(r"[,\n|;]|\bor\b|\band\b", separator):
+                iterable = first.for_in.iter if isinstance(first, (cst.GeneratorExp, cst.ListComp)) else first
+                inner, _ = self.classify(iterable, depth + 1)
+                if not inner & {UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP}:
+                    return frozenset({BOUNDED}), ""
+            if first is not None and nodes.literal_values(first) is not None:
+                return frozenset({BOUNDED, COLLECTION}), ""
+            if first is not None:
+                inner, _ = self.classify(first, depth + 1)
+                if COLLECTION in inner:
+                    return frozenset({BOUNDED, COLLECTION}), ""
+                if isinstance(first, (cst.GeneratorExp, cst.ListComp)) and isinstance(first.for_in.iter, cst.Name):
+                    inner, _ = self.classify(first.for_in.iter, depth + 1)
+                    if COLLECTION in inner:
+                        return frozenset({BOUNDED, COLLECTION}), ""
+            return frozenset({UNBOUNDED, COLLECTION}), code
+        if short in ("getenv",) or qualified in ("os.getenv", "os.environ.get"):
+            key = nodes.string_value(first)
+            if key and is_secret_name(key):
+                return frozenset({SECRET}), code
+            if len(args) > 1:
+                default, detail = self.classify(args[1], depth + 1)
+                if default & {HOME_PATH, SECRET}:
+                    return default & {HOME_PATH, SECRET}, detail
+            return frozenset({BOUNDED}), ""
+        if isinstance(func, cst.Attribute):
+            method = func.attr.value
+            base, detail = self.classify(func.value, depth + 1)
+            if method in ("errors", "json") and base & {VALIDATION}:
+                return frozenset({VALIDATION, UNBOUNDED}), self.code(func.value)
+            if method == "get" and first is not None:
+                key = nodes.string_value(first)
+                if base & {ENV_DUMP} and key:
+                    if is_secret_name(key):
+                        return frozenset({SECRET}), code
+                    default = self.classify(args[1], depth + 1) if len(args) > 1 else (frozenset(), "")
+                    if default[0] & {HOME_PATH, SECRET}:
+                        return default[0] & {HOME_PATH, SECRET}, default[1]
+                    return frozenset({BOUNDED}), ""
+                if key and key.lower() == "retry-after":
+                    return frozenset({RETRY_AFTER, BOUNDED}), ""
+                if key and is_secret_name(key):
+                    return frozenset({SECRET}), code
+            if method in UNBOUNDED_METHODS and (RESPONSE_ROOTS.match(nodes.root_name(func.value)) or method in ("model_dump", "model_dump_json", "read", "readlines", "read_text", "getvalue", "to_dict", "as_dict")):
+                return frozenset({UNBOUNDED}), code
+            if method in ("decode", "strip", "rstrip", "lstrip", "upper", "lower", "replace", "title", "capitalize", "removeprefix", "removesuffix", "encode"):
+                return base, detail
+            if method == "iter_errors":
+                return frozenset({VALIDATION, UNBOUNDED}), code
+            if method in ("split", "splitlines", "items", "keys", "values"):
+                return base, detail
+        if short in ("now", "utcnow", "today", "time", "monotonic", "perf_counter", "uuid4", "getpid"):
+            return frozenset({BOUNDED}), ""
+        if short and short[:1].isupper() and qualified.endswith("Path"):
+            kinds = set()
+            for arg in args:
+                kinds |= self.classify(arg, depth + 1)[0] & {HOME_PATH}
+            return frozenset(kinds or {BOUNDED}), code if kinds else ""
+        return frozenset({UNKNOWN}), ""
+
+
+_HOME_LITERAL = re.compile(r"(?<![\w.])(/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|[A-Za-z]:\\\\?Users\\\\?[A-Za-z0-9._-]+)")
+
+
+def _caught_kinds(types: Sequence[str]) -> Set[str]:
+    out: Set[str] = set()
+    for t in types:
+        if t.endswith(VALIDATION_TYPES) or "ValidationError" in t:
+            out.add(VALIDATION)
+        if t in HTTP_ERROR_TYPES or t.endswith(("HTTPStatusError", "HTTPError", "RequestException", "ClientResponseError")):
+            out.add(URL)
+        if t == "raise_for_status":
+            out.add(URL)
+    return out
+
+
+def _union(a: FrozenSet[str], b: FrozenSet[str]) -> FrozenSet[str]:
+    out = set(a) | set(b)
+    if len(out) > 1:
+        out.discard(UNKNOWN)
+    if SECRET in out or UNBOUNDED in out:
+        out.discard(BOUNDED)
+    return frozenset(out)
+
+
+def _names_read(expr: cst.CSTNode) -> Set[str]:
+    out: Set[str] = set()
+    for node in nodes.iter_expr(expr):
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            text = nodes.dotted(node)
+            if text:
+                out.add(text)
+    return out
+
+
+def merge_text(parts: Sequence[Part]) -> List[Part]:
+    """Merge adjacent string parts."""
+    out: List[Part] = []
+    for part in parts:
+        if isinstance(part, str) and out and isinstance(out[-1], str):
+            out[-1] = out[-1] + part
+        elif part != "":
+            out.append(part)
+    return out
+
+
+def join(a: Template, b: Template) -> Template:
+    return Template(tuple(merge_text(a.parts + b.parts)), a.pieces + b.pieces, a.complete and b.complete)
+
+
+_PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<conv>[diouxXeEfFgGcrsa%])")
+_FORMAT_FIELD = re.compile(r"\{\{|\}\}|\{(?P<field>[^{}!:]*)(?:!(?P<conv>[rsa]))?(?::(?P<spec>[^{}]*))?\}")
+
+
+def percent_template(fmt: Template, args: object, builder: TemplateBuilder) -> Template:
+    """`"..." % args` -> template; `%s` fields become placeholders of the matching argument."""
+    text = fmt.literal
+    parts: List[Part] = []
+    pos = 0
+    index = 0
+    for match in _PERCENT.finditer(text):
+        parts.append(text[pos:match.start()])
+        pos = match.end()
+        if match.group("conv") == "%":
+            parts.append("%")
+            continue
+        key = match.group("key")
+        arg = None
+        if key is not None and isinstance(args, dict):
+            arg = args.get(key)
+        elif isinstance(args, list) and index < len(args):
+            arg = args[index]
+            index += 1
+        if arg is not None:
+            holder = builder.placeholder(arg, conversion="r" if match.group("conv") == "r" else "")
+        else:
+            holder = Placeholder(expr=key or "?", kinds=frozenset({UNKNOWN}), names=(key,) if key else ())
+        parts.append(holder)
+    parts.append(text[pos:])
+    pieces = tuple(Piece(p.text, p.node, "percent") for p in fmt.pieces)
+    return Template(tuple(merge_text(parts)), pieces, True)
+
+
+def format_template(fmt: Template, call: cst.Call, builder: TemplateBuilder) -> Template:
+    """`"...".format(...)` -> template; `{}`/`{0}`/`{name}` fields map to the call's arguments."""
+    text = fmt.literal
+    positional = nodes.positional_args(call)
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    splat = any(a.star == "**" for a in call.args)
+    parts: List[Part] = []
+    pos = 0
+    auto = 0
+    for match in _FORMAT_FIELD.finditer(text):
+        parts.append(text[pos:match.start()])
+        pos = match.end()
+        token = match.group(0)
+        if token in ("{{", "}}"):
+            parts.append(token[0])
+            continue
+        field = (match.group("field") or "").strip()
+        head = re.split(r"[.\[]", field, 1)[0]
+        arg = None
+        if head == "":
+            arg = positional[auto] if auto < len(positional) else None
+            auto += 1
+        elif head.isdigit():
+            i = int(head)
+            arg = positional[i] if i < len(positional) else None
+        else:
+            arg = keywords.get(head)
+        if arg is not None and head == field:
+            holder = builder.placeholder(arg, conversion=match.group("conv") or "", spec=match.group("spec") or "")
+        else:
+            kinds = frozenset({UNKNOWN}) if arg is None or splat else builder.classify(arg, 0)[0]
+            holder = Placeholder(expr=field or "?", kinds=kinds, names=(head,) if head and not head.isdigit() else (), node=arg)
+        parts.append(holder)
+    parts.append(text[pos:])
+    pieces = tuple(Piece(p.text, p.node, "format") for p in fmt.pieces)
+    return Template(tuple(merge_text(parts)), pieces, True)

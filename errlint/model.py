@@ -1,0 +1,329 @@
+"""The data that flows through errlint: templates, messages, diagnostics and fixes.
+
+Everything here is a plain (mostly frozen) dataclass or an enum. `extract/` builds `Message`s from the
+CST, `checks/` turns them into `Finding`s, and the engine turns findings into located `Diagnostic`s.
+Offsets are character offsets into the decoded source text; rows are 1-based; columns are 1-based
+character columns (ruff's convention for human output and JSON).
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, FrozenSet, Optional, Tuple, Union
+
+PROFILES = ("agent", "cli", "http", "exc", "log")
+"""Audience profiles (design/rules.md section 0): who reads a message."""
+
+
+class Level(str, enum.Enum):
+    """How serious a diagnostic is; only `error` and `warning` fail a run by default."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class Applicability(str, enum.Enum):
+    """Fix safety, as ruff's `Applicability` and rustc's MachineApplicable/MaybeIncorrect.
+
+    `safe` fixes are applied by `--fix`; `unsafe` ones need `--unsafe-fixes` (rewording a message can
+    break `pytest.raises(match=...)`); `display-only` fixes are shown, never applied.
+    """
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    DISPLAY_ONLY = "display-only"
+
+
+# Placeholder kinds (design/rules.md section 3). A placeholder may carry several.
+BOUNDED = "bounded"
+EXCEPTION = "exception"
+UNBOUNDED = "unbounded"
+SCHEMA = "schema"
+VALIDATION = "validation"
+TRACEBACK = "traceback"
+SECRET = "secret"
+URL = "url"
+HOME_PATH = "home-path"
+ENV_DUMP = "env-dump"
+RETRY_AFTER = "retry-after"
+UNKNOWN = "unknown"
+COLLECTION = "collection"
+HINT = "hint"  # a validator's own requirement text (jsonschema `e.message`, pydantic `err["msg"]`)
+
+
+@dataclass(frozen=True, eq=False)
+class Placeholder:
+    """One interpolated value in a template.
+
+    `expr` is the expression's source text; `kinds` the classes above; `names` the dotted names it
+    reads (`e`, `e.message`); `quoted` whether the template marks it off (quotes, backticks, `!r`, `=`);
+    `detail` a short reason used in messages (for example the secret-like name).
+    """
+
+    expr: str
+    kinds: FrozenSet[str]
+    names: Tuple[str, ...] = ()
+    quoted: bool = False
+    detail: str = ""
+    node: Any = field(default=None, repr=False)
+
+    def has(self, kind: str) -> bool:
+        return kind in self.kinds
+
+
+@dataclass(frozen=True, eq=False)
+class Piece:
+    """A literal run of message text and the string node it was written in.
+
+    `style` is how the surrounding template is formatted: "plain", "f", "percent" or "format"; text
+    inserted into the piece by a fix must be escaped for that style.
+    """
+
+    text: str
+    node: Any = field(repr=False)
+    style: str = "plain"
+
+
+Part = Union[str, Placeholder]
+
+
+@dataclass(frozen=True, eq=False)
+class Template:
+    """A message as literal text plus typed placeholders (design/rules.md section 3).
+
+    `parts` alternate freely between `str` and `Placeholder`. `pieces` are the literal source pieces,
+    in order, for positions and fixes. `complete` is False when part of the message's prose is not
+    known (a parameter, an attribute, an opaque call): rules that judge what is *missing* then stay
+    silent, since the missing part may be in the text errlint cannot see.
+    """
+
+    parts: Tuple[Part, ...]
+    pieces: Tuple[Piece, ...] = ()
+    complete: bool = True
+
+    @property
+    def placeholders(self) -> Tuple[Placeholder, ...]:
+        return tuple(p for p in self.parts if isinstance(p, Placeholder))
+
+    @property
+    def literal(self) -> str:
+        """Only the literal text, placeholders dropped."""
+        return "".join(p for p in self.parts if isinstance(p, str))
+
+    @property
+    def text(self) -> str:
+        """Literal text with each placeholder shown as `{expr}`, for humans and for size estimates."""
+        return "".join(p if isinstance(p, str) else "{" + p.expr + "}" for p in self.parts)
+
+    @property
+    def prose(self) -> str:
+        """Literal text with each placeholder replaced by the private-use mark U+E000.
+
+        Phrase rules match on this: a mark is neither a word character nor whitespace, so patterns
+        never match across or inside an interpolated value.
+        """
+        return "".join(p if isinstance(p, str) else PLACEHOLDER_MARK for p in self.parts)
+
+
+PLACEHOLDER_MARK = "\ue000"
+
+
+@dataclass(frozen=True)
+class Param:
+    """A function parameter: name, annotation source text ("" when absent), default source text."""
+
+    name: str
+    annotation: str = ""
+    default: str = ""
+
+
+@dataclass(frozen=True)
+class Location:
+    """A 1-based row and 1-based character column."""
+
+    row: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the source text between two character offsets with `content`.
+
+    `start`/`end` index the decoded source text; `location`/`end_location` are filled in by the
+    engine for output.
+    """
+
+    start: int
+    end: int
+    content: str
+    location: Optional[Location] = None
+    end_location: Optional[Location] = None
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A set of edits applied together, with ruff's applicability and an imperative title."""
+
+    applicability: Applicability
+    title: str
+    edits: Tuple[Edit, ...] = ()
+
+
+@dataclass(frozen=True, eq=False)
+class Finding:
+    """What a rule reports: a message, a suggestion, the node to locate it at, and an optional fix.
+
+    `anchor` is a libcst node (or an (start, end) offset pair) whose start is the reported position;
+    `subject` is the `Message` it is about (used to let the most specific finding win).
+    """
+
+    code: str
+    message: str
+    suggestion: str
+    anchor: Any = field(repr=False)
+    fix: Optional[Fix] = None
+    subject: Any = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A located finding, ready for output. Field names follow ruff's JSON output."""
+
+    code: str
+    name: str
+    message: str
+    filename: str
+    location: Location
+    end_location: Location
+    level: Level
+    suggestion: str
+    fix: Optional[Fix] = None
+    url: str = ""
+    noqa_row: int = 0
+
+    def sort_key(self) -> tuple:
+        return (self.filename, self.location.row, self.location.column, self.code, self.message)
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    """A function or method seen by the walk.
+
+    `role` is "" or one of: tool (registered MCP tool), lowlevel (MCP low-level call_tool handler),
+    validator (pydantic validator), cli (click/typer command or callback), resource (MCP resource),
+    dunder (`__str__`/`__repr__`). `stack` names the MCP stack that registered it (see
+    `extract.sinks.STACKS`). `calls` holds the simple names this function calls, for reachability.
+    """
+
+    name: str
+    params: Tuple[Param, ...]
+    decorators: Tuple[str, ...] = ()
+    class_name: str = ""
+    role: str = ""
+    stack: str = ""
+    tool_name: str = ""
+    reachable_from_tool: bool = False
+    is_async: bool = False
+    calls: set = field(default_factory=set)
+    node: Any = field(default=None, repr=False)
+    parent: Optional["FunctionInfo"] = field(default=None, repr=False)
+
+    @property
+    def param_names(self) -> Tuple[str, ...]:
+        return tuple(p.name for p in self.params if p.name not in ("self", "cls"))
+
+    def param(self, name: str) -> Optional[Param]:
+        for p in self.params:
+            if p.name == name:
+                return p
+        return None
+
+
+@dataclass(frozen=True, eq=False)
+class Handler:
+    """An enclosing `except` clause.
+
+    `types` are the qualified names caught ("" entries for a bare `except:`), `name` the bound name,
+    `try_calls` the qualified callee names in the `try` body, `try_reads` the names their arguments read.
+    """
+
+    types: Tuple[str, ...]
+    name: str = ""
+    try_calls: Tuple[str, ...] = ()
+    try_reads: FrozenSet[str] = frozenset()
+    node: Any = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, eq=False)
+class Guard:
+    """A condition that leads to the sink: an `if` test (`negated` in its else branch), an `assert`,
+    or a fall-through after `if x == "a": return ...` chains (`kind="fallthrough"`, `values` the
+    literals already handled, `subject` the tested name)."""
+
+    kind: str
+    test: Any = field(default=None, repr=False)
+    negated: bool = False
+    subject: str = ""
+    values: Tuple[str, ...] = ()
+
+
+@dataclass(eq=False)
+class Context:
+    """Where a sink sits: enclosing function, handlers and guards (innermost first), and flags.
+
+    `catching` lists the exception types caught by `try` blocks whose body holds the sink.
+    """
+
+    function: Optional[FunctionInfo] = None
+    handlers: Tuple[Handler, ...] = ()
+    guards: Tuple[Guard, ...] = ()
+    class_name: str = ""
+    in_debug_branch: bool = False
+    exits_after: bool = False
+    exit_code: Optional[int] = None
+    catching: Tuple[str, ...] = ()
+
+
+@dataclass(eq=False)
+class Message:
+    """One error message found in the code.
+
+    `sink` is the sink kind (see `extract.sinks.SINK_KINDS`), `callee` the qualified name of what emits
+    it, `profile` the audience, `templates` the text's variants (empty when the sink has no message;
+    one opaque template when the text is unknown), `expr` the message expression, `node` the sink's
+    call/raise/return node, `extra` sink-specific facts (is_error flag, status code, log level, ...).
+    """
+
+    sink: str
+    callee: str
+    profile: str
+    templates: Tuple[Template, ...]
+    expr: Any = field(default=None, repr=False)
+    node: Any = field(default=None, repr=False)
+    context: Context = field(default_factory=Context)
+    extra: dict = field(default_factory=dict)
+    scope: Any = field(default=None, repr=False)
+
+    @property
+    def template(self) -> Optional[Template]:
+        return self.templates[0] if self.templates else None
+
+    @property
+    def anchor(self) -> Any:
+        """The node a finding about this message is reported at: its first literal, else the expr."""
+        for template in self.templates:
+            if template.pieces:
+                return template.pieces[0].node
+        return self.expr if self.expr is not None else self.node
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """A registered MCP tool: its name, function name, parameters and the stack that registered it."""
+
+    name: str
+    function: str
+    params: Tuple[str, ...] = ()
+    stack: str = ""
+    server: str = ""

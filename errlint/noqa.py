@@ -1,0 +1,112 @@
+"""`# noqa` with exactly flake8's semantics, so the CLI and the flake8 plugin always agree.
+
+flake8 (src/flake8/defaults.py, processor.py, style_guide.py, 7.x): the inline regex below is searched
+in the text of the reported line's *noqa group*. Groups are the runs of physical lines between NL and
+NEWLINE tokens, so a triple-quoted string spanning lines 3-5 forms one group (a `# noqa` after its
+closing quotes covers a finding reported on line 3), while inside brackets every line stands alone
+(a `# noqa` on a closing `)` does not cover the lines above it). Codes match by prefix
+(`# noqa: AEM1` covers AEM101). A line starting with `# flake8: noqa` skips the whole file; errlint
+adds `# errlint: noqa` (whole file) and `# errlint: noqa: AEM101,AEM2` (those codes, whole file).
+"""
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from typing import Dict, FrozenSet, List, Optional, Tuple
+
+NOQA_INLINE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.IGNORECASE)
+NOQA_FILE_FLAKE8 = re.compile(r"\s*# flake8[:=]\s*noqa", re.IGNORECASE)
+NOQA_FILE_ERRLINT = re.compile(r"\s*#\s*errlint:\s*noqa(?::\s*(?P<codes>[A-Z0-9,\s]+))?\s*$", re.IGNORECASE)
+SPLIT = re.compile(r"[,\s]+")
+
+ALL = "ALL"
+
+
+class Suppressions:
+    """noqa comments of one file.
+
+    `codes_for(row)` returns None (no noqa), ALL (bare noqa), or the set of codes/prefixes listed.
+    `file_codes` is ALL when the whole file is skipped, else the codes a file-level comment lists.
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self.lines = text.splitlines(keepends=True)
+        self.has_noqa = "noqa" in text.lower()
+        self.file_codes: Optional[object] = None
+        self._groups: Optional[Dict[int, Tuple[int, int]]] = None
+        if self.has_noqa:
+            self._file_level()
+
+    def _file_level(self) -> None:
+        codes: List[str] = []
+        for line in self.lines:
+            if NOQA_FILE_FLAKE8.match(line):
+                self.file_codes = ALL
+                return
+            found = NOQA_FILE_ERRLINT.match(line)
+            if found:
+                if not found.group("codes"):
+                    self.file_codes = ALL
+                    return
+                codes.extend(c for c in SPLIT.split(found.group("codes").strip().upper()) if c)
+        if codes:
+            self.file_codes = frozenset(codes)
+
+    def file_suppresses(self, code: str) -> bool:
+        if self.file_codes is ALL:
+            return True
+        if isinstance(self.file_codes, frozenset):
+            return _covered(code, self.file_codes)
+        return False
+
+    def group(self, row: int) -> Tuple[int, int]:
+        """First and last physical line of the noqa group containing `row` (1-based)."""
+        if self._groups is None:
+            self._groups = _noqa_groups(self.text, len(self.lines))
+        return self._groups.get(row, (row, row))
+
+    def group_text(self, row: int) -> str:
+        first, last = self.group(row)
+        return "".join(self.lines[first - 1:last])
+
+    def codes_for(self, row: int) -> Optional[object]:
+        if not self.has_noqa:
+            return None
+        found = NOQA_INLINE.search(self.group_text(row))
+        if found is None:
+            return None
+        codes = found.group("codes")
+        if not codes:
+            return ALL
+        return frozenset(c for c in SPLIT.split(codes.strip().upper()) if c)
+
+    def suppresses(self, code: str, row: int) -> bool:
+        codes = self.codes_for(row)
+        if codes is None:
+            return False
+        return codes is ALL or _covered(code, codes)  # type: ignore[arg-type]
+
+
+def _covered(code: str, codes: FrozenSet[str]) -> bool:
+    return code in codes or code.startswith(tuple(codes))
+
+
+def _noqa_groups(text: str, line_count: int) -> Dict[int, Tuple[int, int]]:
+    """flake8's `_noqa_line_mapping`: line -> (first, last) of its group; {} when tokenizing fails."""
+    out: Dict[int, Tuple[int, int]] = {}
+    lo, hi = line_count + 2, -1
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+                continue
+            lo = min(lo, tok.start[0])
+            hi = max(hi, tok.end[0])
+            if tok.type in (tokenize.NL, tokenize.NEWLINE):
+                for row in range(lo, hi + 1):
+                    out[row] = (lo, hi)
+                lo, hi = line_count + 2, -1
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return {}
+    return out

@@ -1,0 +1,32 @@
+"""Each diagnostic with its source line, a caret under the range, the suggestion and any fix."""
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+from ..model import Diagnostic
+from .style import Style
+
+
+def render(diagnostics: List[Diagnostic], color: bool = False, sources: Optional[Dict[str, str]] = None, **_: object) -> str:
+    style = Style(color)
+    sources = sources or {}
+    blocks = []
+    for d in diagnostics:
+        lines = [f"{style.bold(d.filename)}:{d.location.row}:{d.location.column}: {style.red(d.code)} {d.message}"]
+        text = sources.get(d.filename)
+        if text is not None:
+            source_lines = text.splitlines()
+            if 0 < d.location.row <= len(source_lines):
+                line = source_lines[d.location.row - 1]
+                width = len(str(d.location.row))
+                lines.append(f"{' ' * width} |")
+                lines.append(f"{d.location.row} | {line}")
+                span = (d.end_location.column - d.location.column) if d.end_location.row == d.location.row else len(line) - d.location.column + 1
+                lines.append(f"{' ' * width} | {' ' * (d.location.column - 1)}{style.red('^' * max(1, span))}")
+        lines.append(f"  = help: {d.suggestion}")
+        if d.fix is not None:
+            note = {"safe": "safe fix", "unsafe": "unsafe fix (--unsafe-fixes)", "display-only": "suggestion"}[d.fix.applicability.value]
+            lines.append(f"  = {note}: {d.fix.title}")
+        lines.append(f"  = rule: {d.name} ({d.url})" if d.url else f"  = rule: {d.name}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + ("\n" if blocks else "")

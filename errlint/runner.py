@@ -1,0 +1,119 @@
+"""Many files: discovery, the project's tool registry, per-file checks (in order, or in a process
+pool), and the results in a deterministic order whatever the scheduling."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .config import ConfigError, Settings, find_config, load_settings
+from .discovery import Discovery, discover
+from .engine import FileResult, RunContext, check_file, project_registry, project_versions
+from .model import Diagnostic
+from .packs import PackError, Packs, bundled_pack_files, load, user_pack_files
+from .registry import select_rules
+
+
+@dataclass
+class Selection:
+    """Command-line selectors (None: use the config's `select`)."""
+
+    select: Optional[Sequence[str]] = None
+    extend_select: Sequence[str] = ()
+    ignore: Sequence[str] = ()
+
+
+@dataclass
+class RunResult:
+    """What a run found: per-file results in path order, plus files skipped and paths missing."""
+
+    results: List[FileResult] = field(default_factory=list)
+    discovery: Discovery = field(default_factory=Discovery)
+    settings: Optional[Settings] = None
+    reasons: Dict[str, str] = field(default_factory=dict)
+
+    @property
+    def diagnostics(self) -> List[Diagnostic]:
+        return [d for r in self.results for d in r.diagnostics]
+
+
+def resolve_settings(paths: Sequence[str], config: Optional[str], isolated: bool, overrides: Dict[str, object]) -> Settings:
+    """Find and load the config for `paths` (or `config`), then apply CLI overrides. Raises ConfigError."""
+    from dataclasses import replace
+
+    start = Path(paths[0]) if paths and paths[0] != "-" else Path.cwd()
+    if isolated:
+        settings = load_settings(None, _root_hint(paths))
+    elif config:
+        path = Path(config)
+        if not path.is_file():
+            raise ConfigError(f"config file {config!r} does not exist; pass an existing pyproject.toml or errlint.toml to --config")
+        settings = load_settings(path)
+    else:
+        found = find_config(start if start.exists() else Path.cwd())
+        settings = load_settings(found, _root_hint(paths))
+    clean = {k: v for k, v in overrides.items() if v is not None}
+    return replace(settings, **clean) if clean else settings
+
+
+def _root_hint(paths: Sequence[str]) -> Path:
+    real = [os.path.abspath(p) for p in paths if p != "-" and os.path.exists(p)]
+    if not real:
+        return Path.cwd()
+    common = os.path.commonpath(real)
+    return Path(common) if os.path.isdir(common) else Path(common).parent
+
+
+def load_packs(settings: Settings) -> Packs:
+    """Bundled packs plus the user's (`packs` in config). Raises PackError."""
+    return load(bundled_pack_files() + user_pack_files(Path(p) for p in settings.packs))
+
+
+def build_run(settings: Settings, selection: Selection, registry_files: Sequence[Path], ignore_noqa: bool = False) -> Tuple[RunContext, Dict[str, str]]:
+    packs = load_packs(settings)
+    rules, reasons = select_rules(settings, packs, selection.select, selection.extend_select, selection.ignore)
+    registry = project_registry(registry_files, settings.tool_registry_extra)
+    run = RunContext(settings, packs, rules, registry, project_versions(settings), ignore_noqa=ignore_noqa)
+    return run, reasons
+
+
+def registry_files(settings: Settings, files: Sequence[Path]) -> List[Path]:
+    """The files whose tools make up the registry: the whole project tree when a config anchors the
+    project (so pre-commit batches see the same registry), else the files being checked."""
+    if settings.config_path and settings.project_root:
+        tree = discover([settings.project_root], settings).files
+        if len(tree) <= 50_000:
+            return tree
+    return list(files)
+
+
+def check_paths(paths: Sequence[str], settings: Settings, selection: Selection, force_exclude: bool = False, ignore_noqa: bool = False) -> RunResult:
+    """Check every Python file under `paths`."""
+    found = discover(paths, settings, force_exclude)
+    run, reasons = build_run(settings, selection, registry_files(settings, found.files), ignore_noqa)
+    result = RunResult(discovery=found, settings=settings, reasons=reasons)
+    for path in found.files:
+        result.results.append(check_one(path, run))
+    return result
+
+
+def check_one(path: Path, run: RunContext) -> FileResult:
+    from .engine import _syntax_diagnostic, _with_filename
+
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        return FileResult(name, [_with_filename(_read_error("is a directory, not a Python file"), name)], parsed=False)
+    except OSError as exc:
+        return FileResult(name, [_with_filename(_read_error(f"cannot be read ({exc.strerror or exc})"), name)], parsed=False)
+    return check_file(name, data, run)
+
+
+def _read_error(reason: str) -> Diagnostic:
+    from .model import Level, Location
+
+    where = Location(1, 1)
+    return Diagnostic("AEM001", "syntax-error", f"the file {reason}; errlint skipped it", "", where, where, Level.ERROR,
+                      "Check the file's permissions and type, or exclude it with --extend-exclude.")
