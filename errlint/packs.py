@@ -116,7 +116,7 @@ def compile_tokens(tokens: Sequence[str], flags: int = re.IGNORECASE) -> re.Patt
     """`(?<!\\w)(?:t1|t2|...)(?!\\w)` with the longest token first, as Vale does."""
     ordered = sorted(tokens, key=len, reverse=True)
     body = "|".join(f"(?:{t})" for t in ordered) or "(?!x)x"
-    return re.compile(rf"(?<![\w]){body}(?![\w])", flags)
+    return re.compile(rf"(?<![\w])(?:{body})(?![\w])", flags)
 
 
 def check_regex(pattern: str, where: str) -> re.Pattern:

@@ -22,7 +22,7 @@ IDENTIFIER = re.compile(
     r"|\b\d+(?:\.\d+)*\b|\b[a-z]+[A-Z]\w*\b|\b\w+\.\w{2,4}\b"
 )
 TOOL_REF = re.compile(
-    r"(?:\bcall(?:ing)?\s+|\buse\s+(?:the\s+)?|\bvia\s+|\bwith\s+|`)([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\))?`?"
+    r"(?:\b(?i:call(?:ing)?)\s+|\b(?i:use)\s+(?:the\s+)?|\b(?i:via)\s+|\b(?i:with)\s+|`)([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\))?`?"
     r"|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\)|\s+tool\b)",
 )
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")

@@ -71,7 +71,7 @@ BOUNDED_ANNOTATION = re.compile(
     r"(\])?(\s*\|\s*None)?$"
 )
 UNBOUNDED_ANNOTATION = re.compile(r"^(Optional\[)?(dict|list|set|frozenset|tuple|Dict|List|Set|Mapping|Sequence|Iterable|Any|bytes|BaseModel|Model)\b")
-SCHEMA_NAME = re.compile(r"(^|_)(schema|schemas|spec|openapi|definition|definitions|input_schema|inputschema|json_schema|parameters_schema)($|_)")
+SCHEMA_NAME = re.compile(r"(^|_)(schema|schemas|spec|specs|openapi|definition|definitions|inputschema)$")
 UNBOUNDED_CALLS = {
     "json.dumps", "json.dump", "pprint.pformat", "pformat", "yaml.dump", "yaml.safe_dump", "vars", "locals",
     "globals", "dir", "json.load", "json.loads", "toml.dumps", "tomli_w.dumps", "pickle.dumps", "dumps",
