@@ -35,6 +35,9 @@ SINK_BYTES = (
 )
 SPECIFIC_OVER_NEXT_STEP = {"AEM204", "AEM205", "AEM206", "AEM207"}
 LEAK_ONLY_ROLES = {"dunder"}
+# Exception classes whose name declares an internal invariant ("this should be unreachable"): their
+# messages are for the library's developers, so only leak rules apply (design: AssertionError trap).
+INTERNAL_CLASS = re.compile(r"(Logic|Internal|Assertion|Unreachable|Invariant|Programming|Bug)(Error|Exception)?$")
 
 
 @dataclass
@@ -174,7 +177,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     internal: List[Diagnostic] = []
     for message in facts.messages:
         function = message.context.function
-        leak_only = function is not None and function.role in LEAK_ONLY_ROLES
+        leak_only = function is not None and function.role in LEAK_ONLY_ROLES or bool(INTERNAL_CLASS.search(message.callee))
         for rule in rules:
             if not rule.applies(message) or leak_only and rule.code[3] != "3":
                 continue

@@ -63,8 +63,20 @@ class FileContext:
         return found
 
     def resolve(self, message: Message, name: str) -> Optional[cst.CSTNode]:
+        """The single assigned value of `name` where the message is, or None."""
         scope = message.scope
         return scope.value(name) if scope is not None else None
+
+    def origin(self, message: Message, name: str) -> Optional[cst.CSTNode]:
+        """What `name` was computed from: its assigned value, or the iterable of a `for` loop that
+        binds it, or the context expression of a `with ... as name`."""
+        scope = message.scope
+        if scope is None:
+            return None
+        binding = scope.first(name)
+        if binding is not None and binding.kind in ("assign", "loop", "other") and binding.value is not None:
+            return binding.value
+        return scope.value(name)
 
     @property
     def file_tools(self) -> frozenset:

@@ -15,9 +15,11 @@ from ..extract.context import (
     tested_params,
 )
 from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, Finding, Message, Template
-from .base import FileContext, Option as RuleOption, Rule, complete_templates, quote
+from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, quote
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
-from .vague import fixable, signals
+from .vague import fixable, messageless_matters, signals
+
+PART_SINKS = CONTENT_SINKS - {"warn"}  # a warning is not a failure: it needs no echo, list or step
 
 FRAMEWORK_USAGE = (
     "click.UsageError", "click.BadParameter", "click.MissingParameter", "click.NoSuchOption",
@@ -64,6 +66,7 @@ class MissingNextStep(Rule):
     """
 
     CODE = "AEM201"
+    SINKS = PART_SINKS
     NAME = "missing-next-step"
     SUMMARY = "No next step: nothing to call, pass, set or retry"
     PROFILES = ("agent", "cli", "http", "exc", "log")
@@ -89,7 +92,8 @@ class MissingNextStep(Rule):
         tools = ctx.registry
         for template in complete_templates(message):
             if message.extra.get("messageless"):
-                yield self.finding(message, "exception raised without a message, so there is no next step", "Add a message that ends with what to do next.")
+                if messageless_matters(message, ctx):
+                    yield self.finding(message, "exception raised without a message, so there is no next step", "Add a message that ends with what to do next.")
                 return
             if not template.parts:
                 continue
@@ -157,6 +161,7 @@ class MissingValueEcho(Rule):
     """
 
     CODE = "AEM202"
+    SINKS = PART_SINKS
     NAME = "missing-value-echo"
     SUMMARY = "The rejected value is not shown"
     PROFILES = ("agent", "cli", "http", "exc")
@@ -177,15 +182,12 @@ class MissingValueEcho(Rule):
         if function is None or function.role == "validator" or message.extra.get("silent"):
             return
         facts = ctx.guard(message)
-        value_checks = facts.memberships or facts.bounds or facts.formats or facts.patterns
-        in_tool = function.role in ("tool", "lowlevel")
-        if facts.zero_bounds and in_tool:
-            value_checks = True  # `amount <= 0` on a tool argument: show what the agent sent
-        if not facts.has_guard or facts.statuses or facts.type_check and not value_checks:
+        if not facts.has_guard or facts.statuses:
             return
-        if (facts.emptiness or facts.zero_bounds) and not value_checks:
-            return
-        names = param_derived(function, lambda n: ctx.resolve(message, n), facts.subjects)
+        checked = set(facts.value_subjects)
+        if function.role in ("tool", "lowlevel"):
+            checked |= set(facts.zero_bounds)  # `amount <= 0` on a tool argument: show what the agent sent
+        names = param_derived(function, lambda n: ctx.origin(message, n), checked)
         names = {n for n in names if not n.isupper() and not _secret(n)}
         if not names:
             return
@@ -249,6 +251,7 @@ class MissingInputName(Rule):
     """
 
     CODE = "AEM203"
+    SINKS = PART_SINKS
     NAME = "missing-input-name"
     SUMMARY = "The failing input is not named"
     PROFILES = ("agent", "cli")
@@ -319,6 +322,7 @@ class MissingAllowedValues(Rule):
     """
 
     CODE = "AEM204"
+    SINKS = PART_SINKS
     NAME = "missing-allowed-values"
     SUMMARY = "What is allowed is not said"
     PROFILES = ("agent", "cli", "http", "exc")
@@ -342,12 +346,16 @@ class MissingAllowedValues(Rule):
         facts = ctx.guard(message)
         if not facts.has_guard:
             return
+        function = message.context.function
+        derived = param_derived(function, lambda n: ctx.origin(message, n), facts.subjects | facts.value_subjects)
+        if not derived:
+            return  # the object's own state, not a value the caller passed
         limit = self.options["max-listed-values"]
-        choices = [v for m in facts.memberships if m.allowed and m.values for v in m.values]
-        dynamic = [m for m in facts.memberships if m.allowed and m.dynamic]
-        formats = [f for f in facts.formats if f[3]]
-        patterns = [p for p in facts.patterns if p[2]]
-        ranges = facts.bounds
+        choices = [v for m in facts.memberships if m.allowed and m.values and _root(m.subject) in derived for v in m.values]
+        dynamic = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived]
+        formats = [f for f in facts.formats if f[3] and _root(f[0]) in derived]
+        patterns = [p for p in facts.patterns if p[2] and _root(p[0]) in derived]
+        ranges = [b for b in facts.bounds if _root(b[0]) in derived]
         if len(choices) > limit:
             choices = []
         if not (choices or formats or patterns or ranges or facts.enum_lookup):
@@ -373,7 +381,7 @@ class MissingAllowedValues(Rule):
                 if m.collection and any(n == m.collection or n.startswith(m.collection + ".") for n in holder.names):
                     return True
         literal = template.literal
-        if choices and any(_contains(template, c) or c and len(c) > 2 and c.lower() in literal.lower() for c in choices):
+        if choices and any(_contains(template, c) or c and len(c) > 2 and c.lower() in literal.lower() or c in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[c]}\b", literal, re.I) for c in choices):
             return True
         for _, _, lits, _ in formats:
             if lits and any(lit.strip() and lit.strip().lower() in literal.lower() for lit in lits):
@@ -386,7 +394,7 @@ class MissingAllowedValues(Rule):
             for _, _, bound in ranges:
                 if bound and (bound in literal or any(bound == n or n.startswith(bound + ".") for h in template.placeholders for n in h.names)):
                     return True
-            if facts.bound_values and any(_near(v, literal) for v in facts.bound_values):
+            if facts.bound_values and any(_near(v, literal) or v in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[v]}\b", literal, re.I) for v in facts.bound_values):
                 return True
             if RANGE_TEXT.search(prose) and (re.search(r"\d", literal) or template.placeholders or ZERO_WORDS.search(prose)):
                 return True
@@ -411,6 +419,13 @@ class MissingAllowedValues(Rule):
             subject, pattern, _ = patterns[0]
             return f"{subject} must match {quote(pattern, 40)}", f"Describe the format in words and give an example value for {subject}."
         return "valid enum values", "List the enum's values or point to the tool that lists them."
+
+
+def _root(name: str) -> str:
+    return name.split(".", 1)[0]
+
+
+NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "12": "twelve"}
 
 
 def _near(value: str, literal: str) -> bool:
@@ -467,6 +482,7 @@ class MissingValueSource(Rule):
     """
 
     CODE = "AEM205"
+    SINKS = PART_SINKS
     NAME = "missing-value-source"
     SUMMARY = "No tool or command named for finding a valid value"
     PROFILES = ("agent",)
@@ -548,6 +564,7 @@ class MissingRetryGuidance(Rule):
     """
 
     CODE = "AEM206"
+    SINKS = PART_SINKS
     NAME = "missing-retry-guidance"
     SUMMARY = "Transient failure without retry timing or retryability"
     PROFILES = ("agent", "cli", "http")

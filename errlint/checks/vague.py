@@ -5,12 +5,14 @@ import re
 from typing import Iterable, Optional
 
 from ..extract.context import caller_fixable
+from ..extract.sinks import CONTROL_FLOW
 from ..model import Finding, Level, Message, Template
 from ..packs import PhraseRuleSpec
 from .base import FileContext, Rule, complete_templates, mostly_non_english, quote
 from .signals import Signals, identifiers, value_placeholders
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
+SHORT_FAILURE = re.compile(r"^\W*(?:[A-Za-z][\w-]*\W+){0,2}(?:failed|error|failure|exception|problem)\W*$", re.I)
 SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 
 
@@ -30,7 +32,17 @@ def fixable(message: Message, ctx: FileContext) -> bool:
         guard = ctx.guard(message)
         if not guard.has_guard:
             return False
-    return caller_fixable(message, ctx.guard(message), lambda name: ctx.resolve(message, name))
+    return caller_fixable(message, ctx.guard(message), lambda name: ctx.origin(message, name))
+
+
+def messageless_matters(message: Message, ctx: FileContext) -> bool:
+    """A raise without a message is a defect in agent/CLI/HTTP code, or where the caller could fix
+    the failure; bare control-flow exceptions (EOFError, KeyError, ...) are signals, not messages."""
+    if message.sink not in MESSAGELESS_SINKS:
+        return False
+    if message.callee.rsplit(".", 1)[-1] in CONTROL_FLOW:
+        return False
+    return message.profile in ("agent", "cli", "http") or fixable(message, ctx)
 
 
 def operation_hint(message: Message) -> str:
@@ -95,7 +107,7 @@ class GenericFailureMessage(Rule):
         sig = signals(ctx)
         for template in complete_templates(message):
             if message.extra.get("messageless"):
-                if message.sink in MESSAGELESS_SINKS:
+                if messageless_matters(message, ctx):
                     yield self.finding(
                         message,
                         f"`{message.callee or 'exception'}` is raised without a message; say what failed, for which input, and what to do",
@@ -119,11 +131,14 @@ class GenericFailureMessage(Rule):
         hits = sig.generic_hits(prose)
         generic_words = set(sig.generic.words)
         words = [w.lower() for w in re.findall(r"[A-Za-z']+", template.literal)]
-        if not hits and not any(w in generic_words for w in words):
+        content = sig.content_words(template)
+        short_failure = bool(SHORT_FAILURE.match(template.literal))
+        only_generic = not content and any(w in generic_words for w in words)
+        if not (hits or short_failure or only_generic):
             return None
         if sig.next_step(template) is not None:
             return None
-        if len(sig.content_words(template)) >= 3:
+        if len(content) >= 3:
             return None
         if identifiers(template) or value_placeholders(template):
             return None

@@ -45,6 +45,7 @@ class GuardFacts:
 
     names: Set[str] = field(default_factory=set)
     subjects: Set[str] = field(default_factory=set)
+    value_subjects: Set[str] = field(default_factory=set)  # values that failed an allowed-values check
     emptiness: bool = False
     memberships: List[Membership] = field(default_factory=list)
     bounds: List[Tuple[str, str, str]] = field(default_factory=list)  # (subject, op, bound text)
@@ -75,6 +76,7 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
             facts.subjects.add(guard.subject.split(".", 1)[0])
             facts.names.add(guard.subject.split(".", 1)[0])
             facts.memberships.append(Membership(guard.subject, "", guard.values))
+            facts.value_subjects.add(guard.subject.split(".", 1)[0])
             continue
         facts.has_guard = True
         _analyse(guard.test, facts, resolve, guard.negated)
@@ -139,6 +141,8 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
                 # `"=" not in raw`: a format check on `raw`
                 facts.formats.append((_subject(right), "contains", (nodes.string_value(left) or "",), fails_outside))
                 facts.subjects.add(_subject(right))
+                if fails_outside:
+                    facts.value_subjects.add(_subject(right))
                 left = right
                 continue
             values, dynamic = _collection_values(right, resolve)
@@ -147,6 +151,8 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
                 facts.enum_lookup = True
             facts.memberships.append(Membership(_subject(left), name, values, dynamic, fails_outside))
             facts.subjects.add(_subject(left))
+            if fails_outside:
+                facts.value_subjects.add(_subject(left))
         elif isinstance(op, (cst.Is, cst.IsNot)) and nodes.dotted(right) == "None":
             if isinstance(left, cst.Call) and nodes.last_name(left.func) == "get":
                 facts.lookup_miss = True
@@ -157,6 +163,7 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
                     if collection is not None:
                         values, dynamic = _collection_values(collection, resolve)
                         facts.memberships.append(Membership(_subject(arg), nodes.dotted(collection), values, dynamic, True))
+                        facts.value_subjects.add(_subject(arg))
             else:
                 facts.emptiness = True
                 facts.subjects.add(subject)
@@ -176,6 +183,7 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
                     fails_unequal = isinstance(op, cst.NotEqual) != neg
                     if fails_unequal:
                         facts.memberships.append(Membership(subject, "", (literal,), False, True))
+                        facts.value_subjects.add(subject)
                     else:
                         facts.equalities.append((subject, literal))
                         if literal in ("0", "0.0"):
@@ -193,13 +201,16 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
                 text = nodes.number_text(resolved) if resolved is not None else None
                 label = nodes.dotted(bound)
             if not label:
+                # comparing two inputs (`free < needed`): no fixed bound to state, but both values matter
+                facts.value_subjects.update({subject, _subject(bound)} - {""})
                 left = right
-                continue  # comparing two inputs (`free < needed`): no fixed bound to state
+                continue
             op_text = _op_text(op) if not flipped else _flip(_op_text(op))
             if text in ("0", "1") and not _is_len(measured) and (op_text, text) in (("<=", "0"), ("<", "1"), ("<", "0")):
                 facts.zero_bounds.append(subject)
             else:
                 facts.bounds.append((subject, op_text, label))
+                facts.value_subjects.add(subject)
                 if text is not None:
                     facts.bound_values.append(text)
         left = right
@@ -210,12 +221,13 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
     last = nodes.last_name(node.func)
     args = nodes.positional_args(node)
     if last in ("match", "fullmatch", "search") and (name.startswith("re.") or isinstance(node.func, cst.Attribute)):
-        if name.startswith("re.") and len(args) >= 2:
-            facts.patterns.append((_subject(args[1]), nodes.string_value(args[0]) or nodes.dotted(args[0]), neg))
-            facts.subjects.add(_subject(args[1]))
-        elif args:
-            facts.patterns.append((_subject(args[0]), nodes.dotted(node.func.value) if isinstance(node.func, cst.Attribute) else "", neg))
-            facts.subjects.add(_subject(args[0]))
+        target = args[1] if name.startswith("re.") and len(args) >= 2 else args[0] if args and not name.startswith("re.") else None
+        if target is not None:
+            pattern = nodes.string_value(args[0]) or nodes.dotted(args[0]) if name.startswith("re.") else nodes.dotted(node.func.value) if isinstance(node.func, cst.Attribute) else ""
+            facts.patterns.append((_subject(target), pattern or "", neg))
+            facts.subjects.add(_subject(target))
+            if neg:
+                facts.value_subjects.add(_subject(target))
     elif last in ("startswith", "endswith") and isinstance(node.func, cst.Attribute):
         lits: List[str] = []
         for arg in args:
@@ -228,21 +240,28 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
                     lits.extend(more)
         facts.formats.append((_subject(node.func.value), last, tuple(lits), neg))
         facts.subjects.add(_subject(node.func.value))
+        if neg:
+            facts.value_subjects.add(_subject(node.func.value))
     elif last in ("isalnum", "isdigit", "isnumeric", "isidentifier", "isascii", "isalpha", "isdecimal", "islower", "isupper") and isinstance(node.func, cst.Attribute):
         facts.formats.append((_subject(node.func.value), last, (), neg))
         facts.subjects.add(_subject(node.func.value))
+        if neg:
+            facts.value_subjects.add(_subject(node.func.value))
     elif last in ("isinstance", "issubclass", "callable", "hasattr"):
         facts.type_check = True
         if args:
             facts.subjects.add(_subject(args[0]))
+            if neg:
+                facts.value_subjects.add(_subject(args[0]))
     elif last in ("all", "any") and args and isinstance(args[0], cst.GeneratorExp):
         gen = args[0]
         if isinstance(gen.elt, cst.Comparison):
             for comp in gen.elt.comparisons:
                 if isinstance(comp.operator, (cst.In, cst.NotIn)):
                     facts.subjects.add(_subject(comp.comparator))
+                    facts.value_subjects.add(_subject(comp.comparator))
                     values, dynamic = _collection_values(gen.for_in.iter, resolve)
-                    facts.memberships.append(Membership(_subject(gen.for_in.iter), nodes.dotted(gen.for_in.iter), values, dynamic, True))
+                    facts.memberships.append(Membership(_subject(comp.comparator), nodes.dotted(gen.for_in.iter), values, dynamic, True))
         facts.subjects.add(_subject(gen.for_in.iter))
     elif last in ("exists", "is_file", "is_dir", "isfile", "isdir", "access"):
         facts.subjects.add(_subject(args[0]) if args else _subject(node.func))

@@ -77,8 +77,12 @@ ARG_MESSAGE_KEYWORDS = ("message", "msg", "detail", "description", "reason", "te
 NOT_MESSAGES = {
     "NotImplementedError", "StopIteration", "StopAsyncIteration", "KeyboardInterrupt", "GeneratorExit",
     "AssertionError", "SystemExit", "click.Abort", "typer.Abort", "typer.Exit", "click.exceptions.Exit",
-    "click.exceptions.Abort", "asyncio.CancelledError", "CancelledError",
+    "click.exceptions.Abort", "asyncio.CancelledError", "CancelledError", "Abort", "Exit",
 }
+
+# Raised bare as control flow (end of input, missing key or attribute, exhausted iterator): a
+# messageless raise of these is a signal to the caller, not a message.
+CONTROL_FLOW = {"EOFError", "KeyError", "IndexError", "AttributeError", "LookupError", "TimeoutError", "InterruptedError", "BrokenPipeError"}
 
 BUILTIN_EXCEPTIONS = {
     "Exception", "BaseException", "ValueError", "TypeError", "KeyError", "IndexError", "LookupError",

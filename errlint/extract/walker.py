@@ -987,10 +987,8 @@ def _exit_code(stmt: cst.CSTNode, walker: Walker) -> Optional[int]:
         target = stmt.exc.func if isinstance(stmt.exc, cst.Call) else stmt.exc
         name = walker.qualify(target)
         last = name.rsplit(".", 1)[-1]
-        if last not in ("SystemExit", "Exit", "Abort"):
+        if last not in ("SystemExit", "Exit"):
             return None
-        if last == "Abort":
-            return 1
         call = stmt.exc if isinstance(stmt.exc, cst.Call) else None
         if call is None:
             return 0
