@@ -75,7 +75,9 @@ def check_file(path: str, data: bytes, run: RunContext, display: Optional[str] =
     """Check one file's bytes. Never raises for bad input: it becomes an AEM001 diagnostic."""
     name = display or path
     if not may_contain_sink(data):
-        return FileResult(name, [], None)
+        # No sink can be here, so skip libcst; CPython's own parser still reports a broken file.
+        broken = python_syntax_error(data)
+        return FileResult(name, [_with_filename(broken, name)] if broken else [], None, parsed=broken is None)
     parsed = parse(data)
     if isinstance(parsed, Diagnostic):
         return FileResult(name, [_with_filename(parsed, name)], None, parsed=False)
@@ -115,6 +117,19 @@ def _libcst_reason(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     first = text[0] if text else type(exc).__name__
     return first[:200]
+
+
+def python_syntax_error(data: bytes) -> Optional[Diagnostic]:
+    """AEM001 when CPython cannot parse `data`, else None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(data)
+        return None
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:
+        return _syntax_diagnostic(data, "the file does not parse")
 
 
 def _syntax_diagnostic(data: bytes, fallback_reason: str) -> Diagnostic:

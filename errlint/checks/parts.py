@@ -196,6 +196,8 @@ class MissingValueEcho(Rule):
                 continue
             if any(v and _contains(template, v) for _, v in facts.equalities):
                 continue
+            if names <= facts.counted and _states_bound(template, facts):
+                continue  # "pass at most 3 paths": the limit says enough about a count
             unbounded = all(is_unbounded_param(function, n) for n in names)
             if unbounded and value_placeholders(template):
                 continue
@@ -208,6 +210,13 @@ class MissingValueEcho(Rule):
                 f"Echo the value the caller sent: f\"... (got {{{name}!r:.{width}}})\"." if not unbounded else f"Name what is wrong in `{name}` (the missing keys, the count), not the whole value.",
             )
             return
+
+
+def _states_bound(template: Template, facts: GuardFacts) -> bool:
+    for value in facts.bound_values:
+        if _contains(template, value):
+            return True
+    return any(label and interpolates(template, label) for _, _, label in facts.bounds)
 
 
 def _secret(name: str) -> bool:

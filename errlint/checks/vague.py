@@ -25,14 +25,27 @@ def signals(ctx: FileContext) -> Signals:
     return cached[1]
 
 
-def fixable(message: Message, ctx: FileContext) -> bool:
-    """Caller-fixable context, excluding catch-all crash handlers (AEM501/AEM502/AEM201 on exc)."""
+NOT_FIXABLE_TEXT = re.compile(
+    r"\b(no (?:tool )?call can fix|cannot be fixed by (?:the )?(?:agent|caller|a call)|not caused by your|"
+    r"only (?:a person|a human|the user|an? (?:admin|administrator|owner)) can|nothing (?:you|the agent) can do)\b",
+    re.I,
+)
+
+
+def fixable(message: Message, ctx: FileContext, strict: bool = False) -> bool:
+    """Caller-fixable context, excluding catch-all crash handlers (AEM501/AEM502/AEM201 on exc).
+
+    `strict` requires a guard, validator or handler (not just an echoed argument), and a message that
+    says the caller cannot fix it is taken at its word.
+    """
     handlers = message.context.handlers
     if handlers and all(t in ("", "Exception", "BaseException", "builtins.Exception") for t in handlers[0].types):
         guard = ctx.guard(message)
         if not guard.has_guard:
             return False
-    return caller_fixable(message, ctx.guard(message), lambda name: ctx.origin(message, name))
+    if strict and any(NOT_FIXABLE_TEXT.search(t.prose) for t in message.templates):
+        return False
+    return caller_fixable(message, ctx.guard(message), lambda name: ctx.origin(message, name), strict)
 
 
 def messageless_matters(message: Message, ctx: FileContext) -> bool:
@@ -193,7 +206,7 @@ class PhraseRule(Rule):
                     break
                 if spec.unless_placeholder and any(h.kinds & set(spec.unless_placeholder) for h in template.placeholders):
                     break
-                if spec.when == "fixable" and not fixable(message, ctx):
+                if spec.when == "fixable" and not fixable(message, ctx, strict=True):
                     return
                 replacement = spec.swap.get(text.lower(), "") if spec.swap else ""
                 fmt = {"match": text.strip(), "replacement": replacement}

@@ -55,6 +55,7 @@ class GuardFacts:
     equalities: List[Tuple[str, str]] = field(default_factory=list)  # (subject, literal) for `x == lit` failures
     statuses: Set[int] = field(default_factory=set)
     zero_bounds: List[str] = field(default_factory=list)  # subjects compared against 0 or 1 (`n <= 0`)
+    counted: Set[str] = field(default_factory=set)  # subjects only measured with len() against a bound
     lookup_miss: bool = False
     type_check: bool = False
     enum_lookup: bool = False
@@ -211,6 +212,8 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             else:
                 facts.bounds.append((subject, op_text, label))
                 facts.value_subjects.add(subject)
+                if _is_len(measured):
+                    facts.counted.add(subject)
                 if text is not None:
                     facts.bound_values.append(text)
         left = right
@@ -336,11 +339,13 @@ def param_derived(function: Optional[FunctionInfo], resolve_local: Callable[[str
     return out
 
 
-def caller_fixable(message: Message, facts: GuardFacts, resolve_local: Callable[[str], Optional[cst.CSTNode]]) -> bool:
+def caller_fixable(message: Message, facts: GuardFacts, resolve_local: Callable[[str], Optional[cst.CSTNode]], strict: bool = False) -> bool:
     """True when the caller can fix the failure (design/rules.md section 0, AEM201 on plain raises).
 
     The sink sits under a guard that tests a parameter of the enclosing function (or a local computed
-    from one), inside a pydantic validator, or in an except handler around a call that receives one.
+    from one), inside a pydantic validator, in an except handler around a call that receives one, or
+    the message itself interpolates a value computed from the caller's arguments (not with `strict`,
+    and not for messages built in an exception's own constructor).
     """
     function = message.context.function
     if function is None:
@@ -354,7 +359,10 @@ def caller_fixable(message: Message, facts: GuardFacts, resolve_local: Callable[
             return True
         if param_derived(function, resolve_local, set(handler.try_reads)):
             return True
-    return False
+    if strict or message.extra.get("constructor"):
+        return False
+    echoed = {name.split(".", 1)[0] for t in message.templates for h in t.placeholders for name in h.names}
+    return bool(param_derived(function, resolve_local, echoed - {"self", "cls"}))
 
 
 def is_transient(message: Message, facts: GuardFacts) -> bool:

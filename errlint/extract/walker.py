@@ -145,7 +145,7 @@ class Walker:
         saved_exit = (self.exits_after, self.exit_code)
         for i, stmt in enumerate(flat):
             later = [c for c in exit_at[i + 1:] if c is not None]
-            self.exits_after = bool(later) and later[0] != 0
+            self.exits_after = bool(later) and later[0] > 0  # -1: a computed status, not known to fail
             self.exit_code = later[0] if later else None
             pushed = 0
             for subject, values in chains.items():
@@ -505,7 +505,7 @@ class Walker:
         if self.class_is_exception and self.func is not None and self.func.name == "__init__" and _is_super_init(func):
             expr = nodes.call_arg(call, 0, *ARG_MESSAGE_KEYWORDS)
             if expr is not None:
-                self.record("raise", self.class_name, call, expr)
+                self.record("raise", self.class_name, call, expr, constructor=True)
             return
         if not callee and not isinstance(func, cst.Attribute):
             return

@@ -1,0 +1,31 @@
+"""Shared helpers: lint a snippet, collect codes."""
+from __future__ import annotations
+
+import textwrap
+from typing import List, Optional, Sequence
+
+import pytest
+
+from errlint.api import check_source
+from errlint.config import Settings
+
+
+def lint(code: str, select: Optional[Sequence[str]] = None, settings: Optional[Settings] = None, path: str = "example.py", **kw):
+    """Diagnostics for a dedented snippet."""
+    return check_source(textwrap.dedent(code), path=path, settings=settings, select=select, **kw)
+
+
+def codes(code: str, **kw) -> List[str]:
+    return [d.code for d in lint(code, **kw)]
+
+
+def at(code: str, **kw):
+    """(row, code) pairs."""
+    return sorted((d.location.row, d.code) for d in lint(code, **kw))
+
+
+@pytest.fixture
+def tmp_project(tmp_path, monkeypatch):
+    """An empty project directory as the current directory."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

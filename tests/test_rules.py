@@ -1,0 +1,58 @@
+"""Every rule's VALID/INVALID examples (Python rules and TOML phrase rules alike), run by one test."""
+from __future__ import annotations
+
+import pytest
+
+from errlint.api import run_context
+from errlint.checks.base import DOC_HEADINGS
+from errlint.engine import check_file
+from errlint.registry import rule_catalog
+
+CATALOG = rule_catalog()
+ENGINE_ONLY = {"AEM001", "AEM002"}  # emitted by the engine, tested in test_engine/test_noqa
+
+EXAMPLES = [
+    pytest.param(code, kind, i, example, id=f"{code}-{kind}-{i}")
+    for code, rule in CATALOG.items()
+    if code not in ENGINE_ONLY
+    for kind, examples in (("valid", rule.VALID), ("invalid", rule.INVALID))
+    for i, example in enumerate(examples)
+]
+
+
+@pytest.mark.parametrize("code, kind, index, example", EXAMPLES)
+def test_example(code, kind, index, example):
+    run = run_context(select=[code])
+    found = [d.code for d in check_file("example.py", example.encode(), run).diagnostics]
+    if kind == "invalid":
+        assert code in found, f"{code} should flag:\n{example}"
+    else:
+        assert code not in found, f"{code} should not flag:\n{example}"
+
+
+@pytest.mark.parametrize("code", [c for c in CATALOG if c not in ENGINE_ONLY])
+def test_at_least_three_examples_each(code):
+    rule = CATALOG[code]
+    assert len(rule.VALID) >= 3 and len(rule.INVALID) >= 3
+
+
+@pytest.mark.parametrize("code", list(CATALOG))
+def test_docs_have_ruff_headings(code):
+    docs = CATALOG[code].docs
+    for heading in DOC_HEADINGS:
+        assert heading in docs, f"{code} docs lack {heading!r}"
+
+
+def test_codes_and_names_are_unique_and_well_formed():
+    names = [r.name for r in CATALOG.values()]
+    assert len(names) == len(set(names))
+    for code, rule in CATALOG.items():
+        assert code.startswith("AEM") and len(code) == 6 and code[3:].isdigit()
+        assert rule.name == rule.name.lower() and " " not in rule.name
+
+
+def test_default_set_matches_the_design():
+    on = {c for c, r in CATALOG.items() if r.DEFAULT}
+    assert {"AEM002", "AEM104", "AEM105", "AEM505", "AEM605"}.isdisjoint(on)
+    for code in ("AEM001", "AEM101", "AEM201", "AEM301", "AEM401", "AEM501", "AEM601", "AEM606"):
+        assert code in on
