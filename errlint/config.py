@@ -303,8 +303,8 @@ def validate_selector(selector: str, where: str) -> None:
 def detect_versions(root: Path) -> Dict[str, str]:
     """Versions of `mcp` and `fastmcp` the project pins, read from lock, requirements and pyproject.
 
-    Returns {"mcp": "2.3.0", ...}; a package with no readable version is absent. Lower bounds
-    (`mcp>=2.1`) count as the version. Only files at the project root are read.
+    Returns {"mcp": "2.3.0", ...}: exact versions from lock files and `==` pins, ">=2.1" for lower
+    bounds; a package with no readable version is absent. Only files at the project root are read.
     """
     found: Dict[str, str] = {}
     for lock in ("uv.lock", "poetry.lock", "pdm.lock", "pylock.toml"):
@@ -329,5 +329,6 @@ def detect_versions(root: Path) -> Dict[str, str]:
         for name in ("mcp", "fastmcp"):
             match = re.search(rf"(?m)(?:^|[\"'\s])({name})\s*(?:\[[^\]]*\])?\s*(==|>=|~=|>)\s*([0-9][0-9.]*)", text)
             if match:
-                found.setdefault(name, match.group(3))
+                exact = match.group(2) == "=="
+                found.setdefault(name, match.group(3) if exact else ">=" + match.group(3))
     return found

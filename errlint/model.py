@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, FrozenSet, Optional, Tuple, Union
+from typing import Any, Dict, FrozenSet, Optional, Tuple, Union
 
 PROFILES = ("agent", "cli", "http", "exc", "log")
 """Audience profiles (design/rules.md section 0): who reads a message."""
@@ -226,6 +226,7 @@ class FunctionInfo:
     reachable_from_tool: bool = False
     is_async: bool = False
     calls: set = field(default_factory=set)
+    aliases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # param -> CLI flags (`fmt` -> `--format`)
     node: Any = field(default=None, repr=False)
     parent: Optional["FunctionInfo"] = field(default=None, repr=False)
 

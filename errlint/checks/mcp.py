@@ -189,10 +189,10 @@ class ProtocolErrorForFixableFailure(Rule):
             return
         stack = detected_stack(message, ctx)
         consequence = {
-            "mcp2": "on mcp 2.x MCPServer it becomes a JSON-RPC error the model never sees",
-            "lowlevel2": "on the mcp 2.x low-level Server the model never sees it",
-            "mcp1": "mcp 1.x FastMCP wraps it as 'Error executing tool ...' today, but drops the code and breaks on mcp 2.x",
-            "fastmcp": "FastMCP wraps it as \"Error calling tool '...'\" and drops the code",
+            "mcp2": "it becomes a JSON-RPC error the model never sees",
+            "lowlevel2": "the model never sees it",
+            "mcp1": "it is wrapped as 'Error executing tool ...' today, loses its code, and breaks on mcp 2.x",
+            "fastmcp": "it is wrapped as \"Error calling tool '...'\" and loses its code",
         }.get(stack, "clients MAY hide protocol errors from the model (MCP spec, tools/Error Handling)")
         yield self.finding(
             message,
@@ -285,12 +285,12 @@ class MessageMaskedByFramework(Rule):
         if stack != "mcp2":
             return False, ""
         version = ctx.mcp_versions.get("mcp", "")
-        if not version:
-            return True, " (depends on version: masked from mcp 2.1.0; pin the version in pyproject to be sure)"
         parts = [int(p) for p in re.findall(r"\d+", version)[:2]] + [0, 0]
-        if (parts[0], parts[1]) >= (2, 1):
+        if version and (parts[0], parts[1]) >= (2, 1):
             return True, f" (mcp {version})"
-        return False, ""
+        if version and not version.startswith(">="):
+            return False, ""
+        return True, " (depends on version: masked from mcp 2.1.0 on; pin mcp to know)"
 
 
 class LowlevelHandlerRaises(Rule):

@@ -284,20 +284,13 @@ class MissingInputName(Rule):
         if not params:
             return
         for template in complete_templates(message):
-            if any(mentions(template, p) or mentions(template, "--" + p.replace("_", "-")) or interpolates(template, p) and _named_echo(template, p) for p in params):
+            if any(mentions(template, p) or mentions(template, "--" + p.replace("_", "-")) or any(mentions(template, flag) or mentions(template, flag.lstrip("-")) for flag in function.aliases.get(p, ())) for p in params):
                 continue
             if len(function.param_names) == 1 and any(interpolates(template, p) for p in params):
                 continue
             p = params[0]
             yield self.finding(message, f"the message does not name the input `{p}` that failed the check", f"Start with the input's name, e.g. \"{p}: ...\" or f\"{p}={{{p}!r}} ...\".")
             return
-
-
-def _named_echo(template: Template, name: str) -> bool:
-    for holder in template.placeholders:
-        if holder.expr.endswith("=") or holder.expr == name and holder.quoted:
-            return False
-    return False
 
 
 class MissingAllowedValues(Rule):

@@ -227,7 +227,7 @@ class TemplateBuilder:
             conversion = part.conversion or ""
             spec = self.code(cst.FormattedString(parts=part.format_spec)) if part.format_spec else ""
             inline = None
-            if isinstance(inner, cst.Name) and not conversion and not spec and part.equal is None:
+            if isinstance(inner, cst.Name) and not conversion and not spec and part.equal is None and not is_secret_name(inner.value):
                 inline = self._resolve_name(inner, depth + 1)
             if inline and any(t.pieces for t in inline) and all(t.complete for t in inline):
                 variants = [
@@ -270,13 +270,9 @@ class TemplateBuilder:
                 return [format_template(base[0], call, self)]
         if name == "str" and len(args) == 1 and isinstance(args[0], (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
             return self._variants(args[0], depth + 1)
-        if isinstance(func, cst.Attribute) and func.attr.value in ("get", "getenv", "pop", "setdefault") and len(args) >= 2:
+        if (isinstance(func, cst.Attribute) and func.attr.value in ("get", "getenv", "pop", "setdefault") or name in ("os.getenv", "getenv")) and len(args) >= 2:
             fallback = self._variants(args[1], depth + 1)
-            if any(t.pieces for t in fallback):
-                return [Template((self.placeholder(call),), (), True)] + fallback
-        if name in ("os.getenv", "getenv") and len(args) >= 2:
-            fallback = self._variants(args[1], depth + 1)
-            if any(t.pieces for t in fallback):
+            if any(t.pieces and t.literal.strip() for t in fallback):  # an empty default is not a message
                 return [Template((self.placeholder(call),), (), True)] + fallback
         if isinstance(func, cst.Attribute) and func.attr.value in ("strip", "rstrip", "lstrip", "capitalize", "upper", "lower", "title") and not args:
             return self._variants(func.value, depth + 1)

@@ -437,6 +437,7 @@ class Walker:
             parent=self.func,
         )
         self._role(info, stmt)
+        info.aliases = self._cli_aliases(stmt)
         self.functions.append(info)
         self.scope.bind(stmt.name.value, Binding("def", stmt))
         scope = Scope("function", parent=self.scope if self.scope.kind == "function" else self.module_scope)
@@ -802,6 +803,28 @@ class Walker:
             elif last in ("command", "group", "callback") and (qualified.startswith(("click.", "typer.")) or "app" in server or "cli" in server):
                 info.role = "cli"
                 return
+
+    def _cli_aliases(self, stmt: cst.FunctionDef) -> Dict[str, Tuple[str, ...]]:
+        """click/typer `@option("--format", "fmt")` declarations: parameter name -> flags."""
+        out: Dict[str, Tuple[str, ...]] = {}
+        for deco in stmt.decorators:
+            call = deco.decorator
+            if not isinstance(call, cst.Call):
+                continue
+            callee = self.qualify(call.func)
+            if callee.rsplit(".", 1)[-1] not in ("option", "argument") or callee.split(".", 1)[0] not in ("click", "typer"):
+                continue
+            decls = [v for v in (nodes.string_value(a) for a in nodes.positional_args(call)) if v]
+            flags = tuple(d.split("/")[0] for d in decls if d.startswith("-"))
+            plain = [d for d in decls if not d.startswith("-")]
+            if plain:
+                param = plain[0]
+            elif flags:
+                param = max(flags, key=len).lstrip("-").replace("-", "_")
+            else:
+                continue
+            out[param] = flags
+        return out
 
     def context(self) -> Context:
         return Context(
