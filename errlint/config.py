@@ -23,7 +23,7 @@ CONFIG_NAMES = ("pyproject.toml", "errlint.toml", ".errlint.toml")
 DEFAULT_EXCLUDE = (
     ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".mypy_cache", ".nox", ".pants.d",
     ".pytype", ".ruff_cache", ".errlint_cache", ".svn", ".tox", ".venv", "__pypackages__", "_build",
-    "buck-out", "dist", "node_modules", "site-packages", "venv", "__pycache__",
+    "buck-out", "build", "dist", "node_modules", "site-packages", "venv", "__pycache__", ".pytest_cache",
 )
 DEFAULT_PER_FILE_IGNORES = (
     ("tests/**", ("AEM1", "AEM2")),

@@ -1,0 +1,41 @@
+"""Phrase packs: bundled data ships in the package; user packs are validated up front."""
+from __future__ import annotations
+
+import pytest
+
+from errlint.packs import PackError, bundled, bundled_pack_files, check_regex, load
+
+
+def test_bundled_packs_load_from_the_package():
+    names = [n for n, _ in bundled_pack_files()]
+    assert "errlint.rules/vague.toml" in names and "errlint.rules/credentials.toml" in names
+    packs = bundled()
+    assert {"generic-outcome", "imperative", "allowed-values"} <= set(packs.lexicons)
+    assert {r.code for r in packs.rules} >= {"AEM102", "AEM103", "AEM501", "AEM502", "AEM503"}
+
+
+def test_nested_repeats_are_refused():
+    with pytest.raises(PackError, match="nests an unbounded repeat"):
+        check_regex("(a+)+b", "pack x")
+    with pytest.raises(PackError, match="invalid regular expression"):
+        check_regex("(unclosed", "pack x")
+    assert check_regex("try again(?: later)?", "pack x").search("Please TRY AGAIN later")
+
+
+def test_user_rule_validation_names_file_entry_and_key():
+    bad = b'[[rule]]\ncode = "AEM901"\nname = "no-foo"\ntokens = ["foo"]\ncolour = "red"\n'
+    with pytest.raises(PackError, match=r"my.toml: rule #1: unknown key\(s\) \['colour'\]"):
+        load([("my.toml", bad)])
+    with pytest.raises(PackError, match="code 'X1234'"):
+        load([("my.toml", b'[[rule]]\ncode = "X1234"\nname = "n"\ntokens = ["a"]\n')])
+
+
+def test_user_rule_runs(tmp_path):
+    from errlint.api import run_context
+    from errlint.engine import check_file
+    from errlint.packs import Packs
+
+    extra = load(bundled_pack_files() + [("mine.toml", b'[[rule]]\ncode = "AEM901"\nname = "no-kaboom"\ntokens = ["kaboom"]\nprofiles = ["exc"]\nmessage = "say what failed instead of \\"{match}\\""\n')])
+    run = run_context(packs=extra, select=["AEM901"])
+    found = check_file("x.py", b'raise ValueError("Kaboom while saving")\n', run).diagnostics
+    assert [(d.code, d.message) for d in found] == [("AEM901", 'say what failed instead of "Kaboom"')]
