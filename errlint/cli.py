@@ -78,10 +78,17 @@ def main() -> None:
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and which rules are on and why, then exit.")
 @click.option("--show-files", is_flag=True, help="Print the files that would be checked, then exit.")
 @click.option("--ignore-noqa", is_flag=True, help="Report diagnostics even on lines with `# noqa`.")
+@click.option("--fix/--no-fix", default=False, help="Apply safe fixes (exit 1 when files changed or findings remain).")
+@click.option("--unsafe-fixes/--no-unsafe-fixes", default=False, help="Also apply unsafe fixes (they change message text).")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if there are changes).")
+@click.option("--fix-only", is_flag=True, help="Apply fixes and report nothing else (exit 0 unless --exit-non-zero-on-fix).")
+@click.option("--show-fixes", is_flag=True, help="List the fixes applied.")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when a file was changed, even if no finding remains.")
 @click.option("-q", "--quiet", is_flag=True, help="Print diagnostics only, no summary.")
 def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, output_file, statistics, exit_zero,
           stdin_filename, color, exclude, extend_exclude, force_exclude, respect_gitignore, config_path, isolated,
-          show_settings, show_files, ignore_noqa, quiet) -> None:
+          show_settings, show_files, ignore_noqa, fix, unsafe_fixes, diff, fix_only, show_fixes, exit_non_zero_on_fix,
+          quiet) -> None:
     """Check PATHS (files or directories; default: the current directory). Use `-` for stdin."""
     paths = paths or (".",)
     overrides = {
@@ -107,6 +114,35 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         for file in result.discovery.files:
             click.echo(str(file))
         return
+    fixing = fix or fix_only or diff
+    fixed: List[Diagnostic] = []
+    changed = 0
+    if fixing:
+        from .runner import fix_result, write_fixes
+
+        reports = [fix_result(r, result.run, unsafe_fixes) for r in result.results]
+        fixed = [d for r in reports for d in r.fixed]
+        changed = sum(1 for r in reports if r.fixed_text is not None)
+        if diff:
+            _emit(_diffs(reports), None)
+            sys.exit(1 if changed else 0)
+        if paths == ("-",):
+            report = reports[0] if reports else None
+            click.echo(report.fixed_text if report and report.fixed_text is not None else (report.original or "") if report else "", nl=False)
+        else:
+            errors = write_fixes(reports, {r.path: r.encoding for r in result.results})
+            for line in errors:
+                click.echo(f"errlint: {line}", err=True)
+            if errors:
+                sys.exit(2)
+        for r, report in zip(result.results, reports):
+            r.diagnostics = report.remaining
+        if show_fixes and fixed:
+            click.echo(_fixed_list(fixed), err=paths == ("-",))
+        if fix_only:
+            if not quiet:
+                click.echo(f"Fixed {len(fixed)} error{'s' if len(fixed) != 1 else ''} in {changed} file{'s' if changed != 1 else ''}.", err=paths == ("-",))
+            sys.exit(1 if exit_non_zero_on_fix and changed else 0)
     diagnostics = sorted(result.diagnostics, key=Diagnostic.sort_key)
     use_color = _use_color(color, output_file)
     if statistics:
@@ -117,12 +153,14 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
     _emit(text, output_file)
     machine = output_format not in ("concise", "full") and not statistics
     if not quiet and not machine:
-        click.echo(_summary(diagnostics, len(result.results)))
+        click.echo(_summary(diagnostics, len(result.results), len(fixed) if fixing else None, unsafe_fixes), err=paths == ("-",) and fixing)
     internal = any(r.internal_error for r in result.results)
     if internal:
         sys.exit(2)
     if diagnostics and not exit_zero:
         sys.exit(1)
+    if fixing and changed and (fix or exit_non_zero_on_fix) and not exit_zero:
+        sys.exit(1)  # files were rewritten: pre-commit and CI must see that something changed
 
 
 def _check_stdin(settings, selection: Selection, stdin_filename: Optional[str], ignore_noqa: bool) -> RunResult:
@@ -163,15 +201,45 @@ def _statistics(diagnostics: Sequence[Diagnostic]) -> str:
     return "".join(f"{n:>{width}}\t{code}\t{name}\n" for (code, name), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def _summary(diagnostics: Sequence[Diagnostic], files: int) -> str:
+def _summary(diagnostics: Sequence[Diagnostic], files: int, fixed: Optional[int] = None, unsafe: bool = False) -> str:
+    """ruff's summary lines, each naming the next command."""
+    plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731
     if not diagnostics:
-        return f"All checks passed! ({files} file{'s' if files != 1 else ''} checked)"
+        if fixed:
+            return f"Found {plural(fixed, 'error')} ({fixed} fixed, 0 remaining)."
+        return f"All checks passed! ({plural(files, 'file')} checked)"
     n = len(diagnostics)
     codes = sorted({d.code for d in diagnostics})
-    return (
-        f"Found {n} error{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}. "
-        f"Run `errlint rule {codes[0]}` to see why and how to fix, or add `# noqa: {codes[0]}` to accept one."
-    )
+    if fixed is not None:
+        lines = [f"Found {plural(n + fixed, 'error')} ({fixed} fixed, {n} remaining)."]
+    else:
+        lines = [f"Found {plural(n, 'error')} in {plural(files, 'file')}. Run `errlint rule {codes[0]}` to see why and how to fix, or add `# noqa: {codes[0]}` to accept one."]
+    safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability.value == "safe")
+    more = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability.value == "unsafe")
+    if unsafe:
+        safe, more = safe + more, 0
+    if safe or more:
+        hidden = f" ({more} more with `--unsafe-fixes`)" if more else ""
+        lines.append(f"[*] {safe} fixable with `--fix`{hidden}.")
+    return "\n".join(lines)
+
+
+def _diffs(reports) -> str:
+    import difflib
+
+    out = []
+    for report in reports:
+        if report.fixed_text is None or report.original is None:
+            continue
+        out.extend(difflib.unified_diff(
+            report.original.splitlines(keepends=True), report.fixed_text.splitlines(keepends=True),
+            fromfile=f"a/{report.path}", tofile=f"b/{report.path}",
+        ))
+    return "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in out)
+
+
+def _fixed_list(fixed: Sequence[Diagnostic]) -> str:
+    return "Fixed:\n" + "".join(f"  {d.filename}:{d.location.row}:{d.location.column}: {d.code} {d.fix.title}\n" for d in fixed if d.fix)
 
 
 def _show_settings(settings, selection: Selection) -> None:

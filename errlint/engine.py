@@ -187,7 +187,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     except RecursionError:
         return FileResult(name, [_with_filename(_nested_diagnostic(), name)], None, parsed=False)
     registry = run.registry | frozenset(t.name for t in facts.tools)
-    ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs)
+    ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs, text)
     findings: List[Tuple[Rule, Finding]] = []
     internal: List[Diagnostic] = []
     for message in facts.messages:
@@ -321,13 +321,19 @@ class Locator:
         return row, col
 
     def resolve_fix(self, fix: Optional[Fix]) -> Optional[Fix]:
+        """Absolute offsets and positions for a fix's edits; None when a node's text is not where the
+        locator found it (then no edit can be trusted)."""
         if fix is None:
             return None
         edits = []
         for edit in fix.edits:
             start, end = edit.start, edit.end
-            if getattr(edit, "node", None) is not None:
-                start, end = self.span(edit.node)
+            if edit.node is not None:
+                base, _ = self.span(edit.node)
+                expected = _bare(edit.node, self.module)
+                if self.text[base:base + len(expected)] != expected:
+                    return None
+                start, end = base + edit.start, base + edit.end
             r1, c1 = self.position(start)
             r2, c2 = self.position(end)
             edits.append(Edit(start, end, edit.content, Location(r1, c1), Location(r2, c2)))
@@ -359,6 +365,12 @@ class _OffsetState(CodegenState):
     def after_codegen(self, node) -> None:
         start = self._open.pop(id(node), self.offset)
         self.found[id(node)] = (start, self.offset)
+
+
+def _bare(node, module: cst.Module) -> str:
+    if getattr(node, "lpar", ()) or getattr(node, "rpar", ()):
+        node = node.with_changes(lpar=[], rpar=[])
+    return module.code_for_node(node)
 
 
 def _trim_parens(node, start: int, end: int, module: cst.Module) -> Tuple[int, int]:

@@ -95,12 +95,16 @@ class Template:
     `parts` alternate freely between `str` and `Placeholder`. `pieces` are the literal source pieces,
     in order, for positions and fixes. `complete` is False when part of the message's prose is not
     known (a parameter, an attribute, an opaque call): rules that judge what is *missing* then stay
-    silent, since the missing part may be in the text errlint cannot see.
+    silent, since the missing part may be in the text errlint cannot see. `tail` is the string
+    literal node the message ends in (None when it ends with an opaque value), `tail_style` how that
+    literal is formatted: text appended by a fix goes just before its closing quote.
     """
 
     parts: Tuple[Part, ...]
     pieces: Tuple[Piece, ...] = ()
     complete: bool = True
+    tail: Any = field(default=None, repr=False, compare=False)
+    tail_style: str = "plain"
 
     @property
     def placeholders(self) -> Tuple[Placeholder, ...]:
@@ -150,8 +154,10 @@ class Location:
 class Edit:
     """Replace the source text between two character offsets with `content`.
 
-    `start`/`end` index the decoded source text; `location`/`end_location` are filled in by the
-    engine for output.
+    `start`/`end` index the decoded source text. A rule that only knows a node gives `node` and
+    offsets relative to the start of that node's source text instead; the engine resolves them
+    (and drops the fix if the node's text is not where it should be). `location`/`end_location`
+    are filled in by the engine for output.
     """
 
     start: int
@@ -159,6 +165,7 @@ class Edit:
     content: str
     location: Optional[Location] = None
     end_location: Optional[Location] = None
+    node: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ class RunResult:
     discovery: Discovery = field(default_factory=Discovery)
     settings: Optional[Settings] = None
     reasons: Dict[str, str] = field(default_factory=dict)
+    run: Optional[RunContext] = None
 
     @property
     def diagnostics(self) -> List[Diagnostic]:
@@ -92,7 +93,7 @@ def check_paths(paths: Sequence[str], settings: Settings, selection: Selection, 
     """Check every Python file under `paths`."""
     found = discover(paths, settings, force_exclude)
     run, reasons = build_run(settings, selection, registry_files(settings, found.files), ignore_noqa)
-    result = RunResult(discovery=found, settings=settings, reasons=reasons)
+    result = RunResult(discovery=found, settings=settings, reasons=reasons, run=run)
     for path in found.files:
         result.results.append(check_one(path, run))
     return result
@@ -111,9 +112,77 @@ def check_one(path: Path, run: RunContext) -> FileResult:
     return check_file(name, data, run)
 
 
+def write_fixes(reports: Sequence["FixReport"], encodings: Dict[str, str]) -> List[str]:
+    """Write every fixed file atomically; returns an error line per file that could not be written."""
+    from .fixes import write_atomic
+
+    errors = []
+    for report in reports:
+        if report.fixed_text is None:
+            continue
+        try:
+            write_atomic(report.path, report.fixed_text, encodings.get(report.path, "utf-8"))
+        except OSError as exc:
+            errors.append(f"{report.path}: cannot write the fixed file ({exc.strerror or exc}); check its permissions")
+    return errors
+
+
 def _read_error(reason: str) -> Diagnostic:
     from .model import Level, Location
 
     where = Location(1, 1)
     return Diagnostic("AEM001", "syntax-error", f"the file {reason}; errlint skipped it", "", where, where, Level.ERROR,
                       "Check the file's permissions and type, or exclude it with --extend-exclude.")
+
+
+@dataclass
+class FixReport:
+    """What `--fix` did to one file: fixed diagnostics, the diagnostics left, the diff, and errors."""
+
+    path: str
+    fixed: List[Diagnostic] = field(default_factory=list)
+    remaining: List[Diagnostic] = field(default_factory=list)
+    original: Optional[str] = None
+    fixed_text: Optional[str] = None
+    error: str = ""
+
+
+MAX_FIX_PASSES = 10
+
+
+def fix_result(result: FileResult, run: RunContext, unsafe: bool) -> FixReport:
+    """Apply fixes to one checked file in passes (overlapping fixes wait for the next pass) until
+    nothing applies; each pass is verified to parse. Does not write."""
+    from .fixes import applicable, apply_fixes
+
+    report = FixReport(result.path, remaining=list(result.diagnostics), original=result.text)
+    if result.text is None:
+        return report
+    text = result.text
+    current = result
+    for _ in range(MAX_FIX_PASSES):
+        outcome = apply_fixes(text, current.diagnostics, unsafe, current.encoding)
+        if outcome.error:
+            report.error = outcome.error
+            report.remaining = [_not_applied(d, outcome.error) if applicable(d.fix, unsafe) else d for d in current.diagnostics]
+            break
+        if outcome.text is None:
+            report.remaining = list(current.diagnostics)
+            break
+        report.fixed.extend(outcome.applied)
+        text = outcome.text
+        current = check_file(result.path, text.encode(_codec(result.encoding)), run)
+        report.remaining = list(current.diagnostics)
+    if text != result.text:
+        report.fixed_text = text
+    return report
+
+
+def _codec(encoding: str) -> str:
+    return "utf-8-sig" if encoding.lower().replace("_", "-") == "utf-8-sig" else encoding
+
+
+def _not_applied(d: Diagnostic, reason: str) -> Diagnostic:
+    from dataclasses import replace
+
+    return replace(d, message=f"{d.message} (fix not applied: {reason}; the file was left untouched)")

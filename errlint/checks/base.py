@@ -20,7 +20,7 @@ from ..packs import Packs
 DOC_HEADINGS = ("## What it does", "## Why is this bad?", "## Example", "Use instead", "## Fix safety", "## Options")
 CONTENT_SINKS = frozenset(
     {"raise", "tool-error", "protocol-error", "tool-result", "agent-error", "notify", "cli-error", "exit",
-     "stderr", "log", "warn", "http", "class-default", "validator"}
+     "stderr", "stdout", "log", "warn", "http", "class-default", "validator"}
 )
 ERROR_LEVELS = {"warning", "warn", "error", "exception", "critical", "fatal"}
 
@@ -44,6 +44,7 @@ class FileContext:
     registry: frozenset
     mcp_versions: Dict[str, str] = field(default_factory=dict)
     extra_next_step_verbs: Tuple[str, ...] = ()
+    text: str = ""
     _guards: Dict[int, GuardFacts] = field(default_factory=dict)
 
     @property

@@ -6,7 +6,10 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from ..model import ENV_DUMP, HOME_PATH, SECRET, TRACEBACK, URL, Finding, Level, Message
+from typing import Optional
+
+from ..fixes import replace_in_piece
+from ..model import ENV_DUMP, HOME_PATH, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
 from .base import CONTENT_SINKS, FileContext, Option, Rule
 
 LITERAL_SECRETS = re.compile(
@@ -153,7 +156,7 @@ class CredentialPathInMessage(Rule):
             literal = template.literal
             home = HOME_LITERAL.search(literal)
             if home:
-                yield self.finding(message, f"the message contains an absolute home path ({home.group(0)}), which leaks the account name", "Use the `~` form or a path relative to the project.")
+                yield self.finding(message, f"the message contains an absolute home path ({home.group(0)}), which leaks the account name", "Use the `~` form or a path relative to the project.", fix=_tilde_fix(template, home.group(0), ctx))
                 return
             if not literal_ok or message.extra.get("level", "error") in ("info", "debug"):
                 continue
@@ -166,6 +169,16 @@ class CredentialPathInMessage(Rule):
                         f"Name the fix instead of the file: {credential.instead}.",
                     )
                     return
+
+
+def _tilde_fix(template, home: str, ctx: FileContext) -> Optional[Fix]:
+    """`/home/bob/...` -> `~/...` in the literal that holds it (unsafe: the text changes)."""
+    for piece in template.pieces:
+        if home in piece.text and home.startswith(("/home/", "/Users/")):
+            edit = replace_in_piece(piece.node, ctx.code, home, "~")
+            if edit is not None:
+                return Fix(Applicability.UNSAFE, f"Write {home} as ~", (edit,))
+    return None
 
 
 class UrlOrHttpErrorPassthrough(Rule):

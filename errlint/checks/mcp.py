@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional
 
+import libcst as cst
+
+from ..extract import nodes
 from ..extract.context import tested_params
 from ..extract.sinks import TOOL_ERROR_IMPORT
-from ..model import EXCEPTION, Applicability, Finding, Level, Message
+from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
+from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message
 from .base import FileContext, Rule, quote
 
 ERROR_TEXT = re.compile(r"^\W*(error|failed|failure|exception|unable to|could not|couldn't|cannot|can't|invalid|not found)\b|\b(error|failed|exception)\s*:|\bnot found\b|\bunable to\b", re.I)
@@ -30,6 +34,21 @@ def detected_stack(message: Message, ctx: FileContext) -> str:
         return function.stack
     stacks = sorted(ctx.facts.stacks - {"lowlevel"}) or sorted(ctx.facts.stacks)
     return stacks[0] if stacks else ""
+
+
+def tool_error_fix(ctx: FileContext, stack: str, title: str, edits: list) -> Optional[Fix]:
+    """`edits` plus the import of the stack's ToolError, as an unsafe fix; None when the stack has no
+    ToolError or the name `ToolError` already means something else in the module."""
+    if stack not in TOOL_ERROR_IMPORT:
+        return None
+    module, name = TOOL_ERROR_IMPORT[stack]
+    bound = ctx.facts.imports.get(name)
+    if bound is not None and bound != f"{module}.{name}":
+        return None
+    extra = imports_for(ctx.module, ctx.text, f"from {module} import {name}", name)
+    if extra is None:
+        return None
+    return Fix(Applicability.UNSAFE, title, tuple(edits) + tuple(extra))
 
 
 def in_tool(message: Message) -> bool:
@@ -123,7 +142,19 @@ class ErrorReturnedAsSuccess(Rule):
             f"the tool returns {what} as a successful result; the client sees isError=false",
             f"{how.capitalize()} instead (from {module} import {name}).",
             anchor=message.node,
+            fix=self._fix(message, ctx, stack),
         )
+
+    def _fix(self, message: Message, ctx: FileContext, stack: str) -> Optional[Fix]:
+        node = message.node
+        if message.sink == "tool-output" and isinstance(node, cst.Call):
+            flag = "isError=True" if stack in ("mcp1", "lowlevel1", "lowlevel") else "is_error=True"
+            edit = call_arg_edit(node, ctx.code, flag)
+            return Fix(Applicability.UNSAFE, f"Add `{flag}`", (edit,)) if edit else None
+        if message.sink == "tool-return" and isinstance(node, cst.Return) and message.callee == "" and node.value is not None:
+            value = ctx.code(node.value)
+            return tool_error_fix(ctx, stack, "Raise ToolError instead of returning the error", [node_edit(node, ctx.code, f"raise ToolError({value})")])
+        return None
 
 
 class ProtocolErrorForFixableFailure(Rule):
@@ -194,11 +225,15 @@ class ProtocolErrorForFixableFailure(Rule):
             "mcp1": "it is wrapped as 'Error executing tool ...' today, loses its code, and breaks on mcp 2.x",
             "fastmcp": "it is wrapped as \"Error calling tool '...'\" and loses its code",
         }.get(stack, "clients MAY hide protocol errors from the model (MCP spec, tools/Error Handling)")
+        fix = None
+        if isinstance(message.node, cst.Call) and message.expr is not None:
+            fix = tool_error_fix(ctx, stack, "Raise ToolError with the same message", [node_edit(message.node, ctx.code, f"ToolError({ctx.code(message.expr)})")])
         yield self.finding(
             message,
             f"a tool failure is raised as a protocol error ({STACK_NAMES.get(stack, 'stack unknown')}: {consequence})",
             "Raise the stack's ToolError (or return CallToolResult(isError=True)) with the same text.",
             anchor=message.node,
+            fix=fix,
         )
 
     def _unknown_tool(self, message: Message, ctx: FileContext) -> bool:
@@ -272,11 +307,15 @@ class MessageMaskedByFramework(Rule):
         if not masked:
             return
         module, name = TOOL_ERROR_IMPORT.get(stack, ("fastmcp.exceptions", "ToolError"))
+        fix = None
+        if isinstance(message.node, cst.Call) and isinstance(message.node.func, (cst.Name, cst.Attribute)):
+            fix = tool_error_fix(ctx, stack, f"Raise {name} instead of {message.callee.rsplit('.', 1)[-1]}", [node_edit(message.node.func, ctx.code, name)])
         yield self.finding(
             message,
             f"{STACK_NAMES.get(stack, stack)} replaces this `{message.callee.rsplit('.', 1)[-1]}` text with a generic 'Error executing tool' message{note}",
             f"Raise {name} (from {module} import {name}) so the model sees the text.",
             anchor=message.node if message.node is not None else None,
+            fix=fix,
         )
 
     def _masked(self, stack: str, ctx: FileContext):
@@ -410,7 +449,13 @@ class RedundantErrorPrefix(Rule):
                 continue
             found = REDUNDANT_PREFIX.match(template.parts[0])
             if found:
-                yield self.finding(message, f"\"{found.group(0).strip()}\" repeats the prefix the MCP framework adds", f"Drop \"{found.group(0).strip()}\".")
+                prefix = found.group(0)
+                fix = None
+                if len(message.templates) == 1 and template.pieces and template.pieces[0].text.startswith(prefix):
+                    edit = replace_in_piece(template.pieces[0].node, ctx.code, prefix, "")
+                    if edit is not None:
+                        fix = Fix(Applicability.SAFE, f"Remove the \"{prefix.strip()}\" prefix", (edit,))
+                yield self.finding(message, f"\"{prefix.strip()}\" repeats the prefix the MCP framework adds", f"Drop \"{prefix.strip()}\".", fix=fix)
                 return
 
 
@@ -469,6 +514,18 @@ class CliErrorChannel(Rule):
             return
         for template in message.templates:
             if ERROR_TEXT.search(template.prose):
-                target = "err=True" if message.callee.rsplit(".", 1)[-1] in ("echo", "secho") else "file=sys.stderr"
-                yield self.finding(message, "an error is printed to stdout before a non-zero exit", f"Print it to stderr: add `{target}`.", anchor=message.node)
+                echo = message.callee.rsplit(".", 1)[-1] in ("echo", "secho")
+                target = "err=True" if echo else "file=sys.stderr"
+                yield self.finding(message, "an error is printed to stdout before a non-zero exit", f"Print it to stderr: add `{target}`.", anchor=message.node, fix=self._fix(message, ctx, target, echo))
                 return
+
+    def _fix(self, message: Message, ctx: FileContext, target: str, echo: bool) -> Optional[Fix]:
+        if not isinstance(message.node, cst.Call) or nodes.keyword_arg(message.node, "file", "err") is not None:
+            return None
+        edit = call_arg_edit(message.node, ctx.code, target)
+        if edit is None:
+            return None
+        extra = [] if echo else imports_for(ctx.module, ctx.text, "import sys", "sys")
+        if extra is None:
+            return None
+        return Fix(Applicability.SAFE, f"Add `{target}`", (edit, *extra))

@@ -14,7 +14,8 @@ from ..extract.context import (
     param_derived,
     tested_params,
 )
-from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, Finding, Message, Template
+from ..fixes import append_edit, insert_in_fstring
+from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, Applicability, Finding, Fix, Message, Template
 from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, quote
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
 from .vague import fixable, messageless_matters, signals
@@ -204,10 +205,16 @@ class MissingValueEcho(Rule):
             name = sorted(names)[0]
             width = self.options["echo-width"]
             hint = f"name the offending entries or `len({name})`" if unbounded else f"append \" (got {{{name}!r:.{width}}})\""
+            fix = None
+            if not unbounded and len(message.templates) == 1 and name in function.param_names:
+                edits = insert_in_fstring(template, ctx.code, f" (got {{{name}!r:.{width}}})")
+                if edits:
+                    fix = Fix(Applicability.UNSAFE, f"Append the rejected value of `{name}`", tuple(edits))
             yield self.finding(
                 message,
                 f"the message does not show the rejected value of `{name}`; {hint}",
                 f"Echo the value the caller sent: f\"... (got {{{name}!r:.{width}}})\"." if not unbounded else f"Name what is wrong in `{name}` (the missing keys, the count), not the whole value.",
+                fix=fix,
             )
             return
 
@@ -368,9 +375,23 @@ class MissingAllowedValues(Rule):
         for template in complete_templates(message):
             if self._satisfied(template, facts, choices, formats, patterns, ranges, ctx, message, sig):
                 continue
-            what, fix = self._describe(choices, formats, patterns, ranges, facts)
-            yield self.finding(message, f"the message does not say what is allowed ({what})", fix)
+            what, suggestion = self._describe(choices, formats, patterns, ranges, facts)
+            yield self.finding(message, f"the message does not say what is allowed ({what})", suggestion, fix=self._fix(message, template, ctx, choices, dynamic, ranges, facts))
             return
+
+    def _fix(self, message: Message, template: Template, ctx: FileContext, choices, dynamic, ranges, facts: GuardFacts):
+        """Append the literal choices or the literal bound (unsafe: the message text changes)."""
+        if len(message.templates) != 1 or dynamic:
+            return None
+        if choices:
+            addition = "; expected one of: " + ", ".join(dict.fromkeys(choices))
+        elif ranges and facts.bound_values and len(ranges) == 1:
+            subject, op, _ = ranges[0]
+            addition = f"; {subject} must be {_inverse(op)} {facts.bound_values[0]}"
+        else:
+            return None
+        edit = append_edit(template, ctx.code, addition)
+        return Fix(Applicability.UNSAFE, f"Append \"{addition.lstrip('; ')}\"", (edit,)) if edit else None
 
     def _satisfied(self, template: Template, facts: GuardFacts, choices, formats, patterns, ranges, ctx, message, sig) -> bool:
         prose = template.prose
@@ -518,10 +539,16 @@ class MissingValueSource(Rule):
             stem = _stem(id_params[0] if id_params else (function.param_names[0] if function.param_names else ""))
             matches = [t for t in listing if stem and stem in t]
             tool = matches[0] if len(matches) == 1 else listing[0]
+            fix = None
+            if len(matches) == 1 and len(message.templates) == 1:
+                addition = f"; call {tool} to see valid values"
+                edit = append_edit(template, ctx.code, addition)
+                fix = Fix(Applicability.UNSAFE, f"Append \"call {tool} to see valid values\"", (edit,)) if edit else None
             yield self.finding(
                 message,
                 "the message does not say where to get a valid value; name the listing tool",
-                f'Append " Call {tool} to see valid {stem or "value"}s."',
+                f'Append "; call {tool} to see valid values".',
+                fix=fix,
             )
             return
 

@@ -21,6 +21,7 @@ from ..model import (
     Template,
 )
 from .. import tokens
+from ..fixes import node_edit
 from .base import FileContext, Option, Rule
 
 PLACEHOLDER_TOKENS = {"bounded": 4, "exception": 12, "unknown": 8}
@@ -308,7 +309,7 @@ def _is_jsonschema(holder: Placeholder, message: Message) -> bool:
 
 
 def _message_fix(holder: Placeholder, ctx: FileContext) -> Optional[Fix]:
-    """`{e}` / `str(e)` -> `{e.message}` when the placeholder is a bare exception name in an f-string."""
+    """`{e}` / `str(e)` -> `e.message` for a caught jsonschema error (its own one-line text)."""
     import libcst as cst
 
     node = holder.node
@@ -319,7 +320,7 @@ def _message_fix(holder: Placeholder, ctx: FileContext) -> Optional[Fix]:
         name = node.args[0].value.value
     if name is None:
         return None
-    return Fix(Applicability.UNSAFE, f"Use `{name}.message` instead of the whole error", (Edit(-1, -1, f"{name}.message"),))
+    return Fix(Applicability.UNSAFE, f"Use `{name}.message` instead of the whole error", (node_edit(node, ctx.code, f"{name}.message"),))
 
 
 class UnboundedAllowedList(Rule):

@@ -6,7 +6,8 @@ from typing import Iterable, Optional
 
 from ..extract.context import caller_fixable
 from ..extract.sinks import CONTROL_FLOW
-from ..model import Finding, Level, Message, Template
+from ..fixes import replace_with_fbody
+from ..model import Applicability, Finding, Fix, Level, Message, Template
 from ..packs import PhraseRuleSpec
 from .base import FileContext, Rule, complete_templates, mostly_non_english, quote
 from .signals import Signals, identifiers, value_placeholders
@@ -210,13 +211,40 @@ class PhraseRule(Rule):
                     return
                 replacement = spec.swap.get(text.lower(), "") if spec.swap else ""
                 fmt = {"match": text.strip(), "replacement": replacement}
-                yield self.finding(message, _format(spec.message, fmt), _format(spec.suggestion, fmt))
+                fixer = PHRASE_FIXERS.get(spec.code)
+                fix = fixer(message, template, text, ctx) if fixer and len(message.templates) == 1 else None
+                yield self.finding(message, _format(spec.message, fmt), _format(spec.suggestion, fmt), fix=fix)
                 return
 
     def _specific_after(self, prose: str, start: int) -> bool:
         end = SENTENCE_END.search(prose, start)
         rest = prose[start:end.start() if end else len(prose)]
         return any(p.search(rest) for p in self.spec.unless_after)
+
+
+RETRY_AFTER_NAME = re.compile(r"retry_?after|retry_?in\b|retry_delay|backoff_s", re.I)
+
+
+def retry_after_fix(message: Message, template: Template, phrase: str, ctx: FileContext) -> Optional[Fix]:
+    """AEM103: with a `retry_after`-like value in scope, say "retry after {retry_after} s" instead
+    of the vague phrase (unsafe: the message text changes)."""
+    function = message.context.function
+    names = list(function.param_names) if function is not None else []
+    if message.scope is not None:
+        names += [n for n, bs in message.scope.bindings.items() if any(b.kind == "assign" for b in bs)]
+    found = next((n for n in names if RETRY_AFTER_NAME.search(n)), None)
+    if found is None:
+        return None
+    words = "Retry after" if phrase[:1].isupper() else "retry after"
+    for piece in template.pieces:
+        if phrase in piece.text:
+            edits = replace_with_fbody(piece.node, ctx.code, phrase, f"{words} {{{found}}} s")
+            if edits:
+                return Fix(Applicability.UNSAFE, f"Say when to retry with `{found}`", tuple(edits))
+    return None
+
+
+PHRASE_FIXERS = {"AEM103": retry_after_fix}
 
 
 def _format(template: str, values: dict) -> str:

@@ -136,7 +136,7 @@ class TemplateBuilder:
             value = nodes.string_value(expr)
             if value is None:
                 return [self._opaque(expr, top)]
-            return [Template((value,), (Piece(value, expr, "plain"),))]
+            return [Template((value,), (Piece(value, expr, "plain"),), True, expr, "plain")]
         if isinstance(expr, cst.ConcatenatedString):
             return self._concat(self._flatten_concat(expr), depth)
         if isinstance(expr, cst.FormattedString):
@@ -238,7 +238,7 @@ class TemplateBuilder:
                 continue
             holder = self.placeholder(inner, conversion=conversion, spec=spec, debug=part.equal is not None)
             variants = [(parts + [holder], pieces, ok) for parts, pieces, ok in variants]
-        return [Template(tuple(merge_text(parts)), tuple(pieces), ok) for parts, pieces, ok in variants]
+        return [Template(tuple(merge_text(parts)), tuple(pieces), ok, expr, "f") for parts, pieces, ok in variants]
 
     def _percent_args(self, right: cst.CSTNode) -> object:
         if isinstance(right, cst.Tuple):
@@ -659,7 +659,11 @@ def merge_text(parts: Sequence[Part]) -> List[Part]:
 
 
 def join(a: Template, b: Template) -> Template:
-    return Template(tuple(merge_text(a.parts + b.parts)), a.pieces + b.pieces, a.complete and b.complete)
+    if not b.parts:
+        tail, style = a.tail, a.tail_style
+    else:
+        tail, style = b.tail, b.tail_style
+    return Template(tuple(merge_text(a.parts + b.parts)), a.pieces + b.pieces, a.complete and b.complete, tail, style)
 
 
 _PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<conv>[diouxXeEfFgGcrsa%])")
@@ -692,7 +696,7 @@ def percent_template(fmt: Template, args: object, builder: TemplateBuilder) -> T
         parts.append(holder)
     parts.append(text[pos:])
     pieces = tuple(Piece(p.text, p.node, "percent") for p in fmt.pieces)
-    return Template(tuple(merge_text(parts)), pieces, True)
+    return Template(tuple(merge_text(parts)), pieces, True, fmt.tail, "percent")
 
 
 def format_template(fmt: Template, call: cst.Call, builder: TemplateBuilder) -> Template:
@@ -730,4 +734,4 @@ def format_template(fmt: Template, call: cst.Call, builder: TemplateBuilder) -> 
         parts.append(holder)
     parts.append(text[pos:])
     pieces = tuple(Piece(p.text, p.node, "format") for p in fmt.pieces)
-    return Template(tuple(merge_text(parts)), pieces, True)
+    return Template(tuple(merge_text(parts)), pieces, True, fmt.tail, "format")

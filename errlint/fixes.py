@@ -1,0 +1,342 @@
+"""Fixes: building text edits on exact source ranges, and applying them safely.
+
+Edits change the original source text in place (never re-rendered from the CST: ruff #6988): the
+string prefix, quote style, escapes, the exact text of every `{...}` field, indentation, line endings
+and encoding are kept. Text inserted into a literal is escaped for its quote and for its template
+style (`{{` in f-strings and `.format`, `%%` in %-templates).
+
+Applying: all fixes of a file in one pass, sorted by position; a fix that overlaps one already taken
+waits for the next run. The result must parse (libcst) and compile, or the file is left untouched.
+Files are written atomically (a temp file in the same directory, then `os.replace`), keeping the mode.
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+import tempfile
+import warnings
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from .model import Applicability, Diagnostic, Edit, Fix, Template
+
+STRING_START = re.compile(r"^(?P<prefix>[A-Za-z]*)(?P<quote>'''|\"\"\"|'|\")")
+
+
+# ---------------------------------------------------------------------- building edits
+
+
+def string_layout(code: str) -> Optional[Tuple[str, str, int, int]]:
+    """(prefix, quote, body start, body end) of a string literal's source text, or None."""
+    found = STRING_START.match(code)
+    if not found:
+        return None
+    quote = found.group("quote")
+    if not code.endswith(quote) or len(code) < found.end() + len(quote):
+        return None
+    return found.group("prefix"), quote, found.end(), len(code) - len(quote)
+
+
+def escape(text: str, quote: str, prefix: str, style: str) -> Optional[str]:
+    """`text` as it must be written inside a literal, or None when it cannot be (raw strings)."""
+    if style in ("f", "format"):
+        text = text.replace("{", "{{").replace("}", "}}")
+    elif style == "percent":
+        text = text.replace("%", "%%")
+    raw = "r" in prefix.lower()
+    needs = "\\" in text or "\n" in text or (quote[0] in text)
+    if raw and needs:
+        return None
+    if not raw:
+        text = text.replace("\\", "\\\\").replace("\n", "\\n")
+        if len(quote) == 1:
+            text = text.replace(quote, "\\" + quote)
+        else:
+            text = text.replace(quote, "\\" + quote[0] * 3)
+    return text
+
+
+def append_edit(template: Template, code_of, addition: str) -> Optional[Edit]:
+    """An edit that appends `addition` to the message, before its final `.`/`!` if it has one.
+
+    `code_of(node)` returns a node's source text. None when the message does not end in a literal.
+    """
+    node = template.tail
+    if node is None or not isinstance(node, (cst.SimpleString, cst.FormattedString)):
+        return None
+    if template.parts and not isinstance(template.parts[-1], str) and template.tail_style != "f":
+        return None
+    code = _bare_code(node, code_of)
+    layout = string_layout(code)
+    if layout is None:
+        return None
+    prefix, quote, body_start, body_end = layout
+    if "b" in prefix.lower():
+        return None
+    text = escape(addition, quote, prefix, template.tail_style)
+    if text is None:
+        return None
+    body = code[body_start:body_end]
+    at = body_end
+    trailing = re.search(r"[.!]$", body)
+    if trailing and not body.endswith((".." , "...")):
+        at -= 1
+    return Edit(at, at, text, node=node)
+
+
+def insert_in_fstring(template: Template, code_of, addition_fstring_body: str) -> Optional[List[Edit]]:
+    """Append an f-string body (`' (got {x!r:.80})'`) to the message, turning a plain tail literal
+    into an f-string when needed (its braces are doubled). None when that is not possible."""
+    node = template.tail
+    if node is None or not isinstance(node, (cst.SimpleString, cst.FormattedString)):
+        return None
+    code = _bare_code(node, code_of)
+    layout = string_layout(code)
+    if layout is None:
+        return None
+    prefix, quote, body_start, body_end = layout
+    if "b" in prefix.lower() or "u" in prefix.lower() or template.tail_style in ("percent", "format"):
+        return None
+    if "\\" in addition_fstring_body or quote[0] in addition_fstring_body:
+        return None
+    body = code[body_start:body_end]
+    at = body_end
+    trailing = re.search(r"[.!]$", body)
+    if trailing:
+        at -= 1
+    if isinstance(node, cst.FormattedString):
+        return [Edit(at, at, addition_fstring_body, node=node)]
+    edits = [Edit(0, 0, "f", node=node)]
+    for match in re.finditer(r"[{}]", body):
+        pos = body_start + match.start()
+        edits.append(Edit(pos, pos, match.group(0), node=node))
+    edits.append(Edit(at, at, addition_fstring_body, node=node))
+    return edits
+
+
+def replace_in_literal(node: cst.CSTNode, code_of, old: str, new: str, style: str = "plain") -> Optional[Edit]:
+    """Replace the first raw occurrence of `old` inside a string literal's body with `new`."""
+    code = _bare_code(node, code_of)
+    layout = string_layout(code)
+    if layout is None:
+        return None
+    prefix, quote, body_start, body_end = layout
+    body = code[body_start:body_end]
+    found = body.find(old)
+    if found < 0:
+        return None
+    text = escape(new, quote, prefix, style if not isinstance(node, cst.FormattedString) else "f")
+    if text is None:
+        return None
+    start = body_start + found
+    return Edit(start, start + len(old), text, node=node)
+
+
+def replace_in_piece(node: cst.CSTNode, code_of, old: str, new: str, style: str = "plain") -> Optional[Edit]:
+    """Like `replace_in_literal`, also for an f-string's literal run (a FormattedStringText)."""
+    if isinstance(node, cst.FormattedStringText):
+        found = node.value.find(old)
+        if found < 0 or any(c in new for c in "'\"\\\n"):
+            return None
+        return Edit(found, found + len(old), new.replace("{", "{{").replace("}", "}}"), node=node)
+    return replace_in_literal(node, code_of, old, new, style)
+
+
+def replace_with_fbody(node: cst.CSTNode, code_of, old: str, fbody: str) -> Optional[List[Edit]]:
+    """Replace `old` in a literal with f-string source `fbody` (which may hold `{name}` fields),
+    turning a plain literal into an f-string (its braces doubled). None when not possible."""
+    if any(c in fbody for c in "'\"\\\n"):
+        return None
+    if isinstance(node, cst.FormattedStringText):
+        found = node.value.find(old)
+        return None if found < 0 else [Edit(found, found + len(old), fbody, node=node)]
+    if not isinstance(node, cst.SimpleString):
+        return None
+    code = _bare_code(node, code_of)
+    layout = string_layout(code)
+    if layout is None:
+        return None
+    prefix, quote, body_start, body_end = layout
+    if set(prefix.lower()) & {"b", "u", "f"}:
+        return None
+    body = code[body_start:body_end]
+    found = body.find(old)
+    if found < 0:
+        return None
+    edits = [Edit(0, 0, "f", node=node)]
+    for match in re.finditer(r"[{}]", body):
+        pos = body_start + match.start()
+        if not found <= match.start() < found + len(old):
+            edits.append(Edit(pos, pos, match.group(0), node=node))
+    edits.append(Edit(body_start + found, body_start + found + len(old), fbody, node=node))
+    return edits
+
+
+def call_arg_edit(call: cst.Call, code_of, argument: str) -> Optional[Edit]:
+    """Add `argument` (e.g. "file=sys.stderr") after the call's last argument, keeping its layout."""
+    code = _bare_code(call, code_of)
+    if not code.endswith(")"):
+        return None
+    inner_end = len(code[:-1].rstrip())
+    inner = code[:inner_end]
+    separator = "" if inner.endswith("(") else " " if inner.endswith(",") else ", "
+    return Edit(inner_end, inner_end, separator + argument, node=call)
+
+
+def node_edit(node: cst.CSTNode, code_of, content: str) -> Edit:
+    """Replace a whole node's source text."""
+    return Edit(0, len(_bare_code(node, code_of)), content, node=node)
+
+
+def _bare_code(node: cst.CSTNode, code_of) -> str:
+    """A node's source text without its own parentheses (the engine locates nodes the same way)."""
+    lpar = getattr(node, "lpar", ())
+    rpar = getattr(node, "rpar", ())
+    if lpar or rpar:
+        node = node.with_changes(lpar=[], rpar=[])
+    return code_of(node)
+
+
+def import_line(module: cst.Module, source: str, statement: str, name: str) -> Optional[Edit]:
+    """An edit adding `statement` (e.g. "import sys") unless `name` is already imported or bound at
+    module level; after the docstring and `from __future__` imports, with the file's newline."""
+    for stmt in module.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)):
+                    for alias in small.names if not isinstance(small.names, cst.ImportStar) else ():
+                        bound = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else cst.Module([]).code_for_node(alias.name).split(".")[0]
+                        if bound == name:
+                            return None if _same_import(small, statement) else _conflict()
+    newline = "\r\n" if "\r\n" in source else "\r" if "\r" in source and "\n" not in source else "\n"
+    offset = _after_header(source)
+    return Edit(offset, offset, statement + newline)
+
+
+class _Conflict(Exception):
+    pass
+
+
+def _conflict():
+    raise _Conflict()
+
+
+def _same_import(small: cst.CSTNode, statement: str) -> bool:
+    return cst.Module([]).code_for_node(small).strip() == statement or statement.startswith("import ") and isinstance(small, cst.Import)
+
+
+HEADER = re.compile(
+    r"\A(?:\ufeff)?(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))*"  # comments, blank lines, shebang, coding cookie
+    r"(?:(?:[rRuU]?(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|\"[^\"\r\n]*\"|'[^'\r\n]*'))[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))?"
+    r"(?:(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))|(?:from[ \t]+__future__[ \t]+import[^\r\n]*(?:\r\n|\r|\n)))*"
+)
+
+
+def _after_header(source: str) -> int:
+    found = HEADER.match(source)
+    return found.end() if found else 0
+
+
+def imports_for(module: cst.Module, source: str, statement: str, name: str) -> Optional[List[Edit]]:
+    """[] when nothing is needed, [edit] to add the import, None when `name` means something else."""
+    try:
+        edit = import_line(module, source, statement, name)
+    except _Conflict:
+        return None
+    return [edit] if edit is not None else []
+
+
+# ---------------------------------------------------------------------- applying fixes
+
+
+@dataclass
+class FixOutcome:
+    """The new text (None when unchanged), the diagnostics whose fixes were applied, and why a file
+    was left untouched (`error`)."""
+
+    text: Optional[str]
+    applied: List[Diagnostic]
+    error: str = ""
+
+
+def applicable(fix: Optional[Fix], unsafe: bool) -> bool:
+    if fix is None or not fix.edits:
+        return False
+    if fix.applicability is Applicability.SAFE:
+        return True
+    return unsafe and fix.applicability is Applicability.UNSAFE
+
+
+def apply_fixes(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool, encoding: str = "utf-8") -> FixOutcome:
+    """Apply every applicable, non-overlapping fix in one pass and verify the result parses."""
+    chosen: List[Diagnostic] = []
+    taken: List[Tuple[int, int]] = []
+    for d in sorted((d for d in diagnostics if applicable(d.fix, unsafe)), key=lambda d: (min(e.start for e in d.fix.edits), d.code)):
+        spans = [(e.start, e.end) for e in d.fix.edits]
+        if any(_overlaps(s, t) for s in spans for t in taken):
+            continue  # waits for the next run
+        chosen.append(d)
+        taken.extend(spans)
+    if not chosen:
+        return FixOutcome(None, [])
+    edits = sorted((e for d in chosen for e in d.fix.edits), key=lambda e: (e.start, e.end), reverse=True)
+    out = text
+    for e in edits:
+        out = out[: e.start] + e.content + out[e.end:]
+    problem = verify(out, encoding)
+    if problem:
+        return FixOutcome(None, [], problem)
+    return FixOutcome(out, chosen)
+
+
+def _overlaps(a: Tuple[int, int], b: Tuple[int, int]) -> bool:
+    if a[0] == a[1] or b[0] == b[1]:
+        return a[0] == b[0] or b[0] < a[0] < b[1] or a[0] < b[0] < a[1]
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def verify(text: str, encoding: str = "utf-8") -> str:
+    """"" when `text` parses with libcst and compiles for this Python, else the reason."""
+    try:
+        data = text.encode(_codec(encoding))
+    except (UnicodeEncodeError, LookupError) as exc:
+        return f"the fixed text cannot be written in {encoding} ({exc.reason if hasattr(exc, 'reason') else exc})"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cst.parse_module(data)
+            compile(data, "<fixed>", "exec", dont_inherit=True)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:
+        return f"the fixed file would not parse ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})"
+    return ""
+
+
+def _codec(encoding: str) -> str:
+    return "utf-8-sig" if encoding.lower().replace("_", "-") == "utf-8-sig" else encoding
+
+
+def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
+    """Write `text` to `path` through a temp file in the same directory and `os.replace`, keeping
+    the file's permission bits. Raises OSError (read-only directory, permissions)."""
+    data = text.encode(_codec(encoding))
+    directory = os.path.dirname(os.path.abspath(path))
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    fd, tmp = tempfile.mkstemp(prefix=".errlint-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
