@@ -78,17 +78,21 @@ def main() -> None:
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and which rules are on and why, then exit.")
 @click.option("--show-files", is_flag=True, help="Print the files that would be checked, then exit.")
 @click.option("--ignore-noqa", is_flag=True, help="Report diagnostics even on lines with `# noqa`.")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODES` to every line with a finding (keeps existing codes), then exit.")
 @click.option("--fix/--no-fix", default=False, help="Apply safe fixes (exit 1 when files changed or findings remain).")
 @click.option("--unsafe-fixes/--no-unsafe-fixes", default=False, help="Also apply unsafe fixes (they change message text).")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if there are changes).")
 @click.option("--fix-only", is_flag=True, help="Apply fixes and report nothing else (exit 0 unless --exit-non-zero-on-fix).")
 @click.option("--show-fixes", is_flag=True, help="List the fixes applied.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when a file was changed, even if no finding remains.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: all CPUs; small runs use one).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--cache-dir", type=str, envvar="ERRLINT_CACHE_DIR", help="Cache directory (default: .errlint_cache in the project root).")
 @click.option("-q", "--quiet", is_flag=True, help="Print diagnostics only, no summary.")
 def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, output_file, statistics, exit_zero,
           stdin_filename, color, exclude, extend_exclude, force_exclude, respect_gitignore, config_path, isolated,
-          show_settings, show_files, ignore_noqa, fix, unsafe_fixes, diff, fix_only, show_fixes, exit_non_zero_on_fix,
-          quiet) -> None:
+          show_settings, show_files, ignore_noqa, add_noqa, fix, unsafe_fixes, diff, fix_only, show_fixes, exit_non_zero_on_fix,
+          jobs, no_cache, cache_dir, quiet) -> None:
     """Check PATHS (files or directories; default: the current directory). Use `-` for stdin."""
     paths = paths or (".",)
     overrides = {
@@ -102,10 +106,13 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         if show_settings:
             _show_settings(settings, selection)
             return
+        fixing = fix or fix_only or diff
         if paths == ("-",):
             result = _check_stdin(settings, selection, stdin_filename, ignore_noqa)
         else:
-            result = check_paths(paths, settings, selection, force_exclude=force_exclude, ignore_noqa=ignore_noqa)
+            result = check_paths(paths, settings, selection, force_exclude=force_exclude, ignore_noqa=ignore_noqa,
+                                 jobs=jobs, use_cache=not no_cache and not show_files, cache_dir=cache_dir,
+                                 keep_text=fixing or add_noqa or output_format == "full")
     except (ConfigError, PackError) as exc:
         fail(str(exc))
     if result.discovery.missing:
@@ -114,7 +121,17 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         for file in result.discovery.files:
             click.echo(str(file))
         return
-    fixing = fix or fix_only or diff
+    if add_noqa:
+        _add_noqa(result)
+        return
+    if not result.discovery.files and not quiet and paths != ("-",):
+        found = result.discovery
+        why = []
+        if found.gitignored:
+            why.append(f"{found.gitignored} ignored by .gitignore (pass --no-respect-gitignore to include them)")
+        if found.excluded:
+            why.append(f"{found.excluded} excluded (see `errlint --show-settings`)")
+        click.echo("errlint: no Python files to check under " + ", ".join(paths) + (f"; {'; '.join(why)}" if why else ""), err=True)
     fixed: List[Diagnostic] = []
     changed = 0
     if fixing:
@@ -148,7 +165,7 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
     if statistics:
         text = _statistics(diagnostics)
     else:
-        sources = {r.path: r.text for r in result.results if r.text is not None} if output_format == "full" else {}
+        sources = {r.path: r.text if r.text is not None else _read(r.path) for r in result.results} if output_format == "full" else {}
         text = render(output_format, diagnostics, color=use_color, sources=sources, files=[r.path for r in result.results])
     _emit(text, output_file)
     machine = output_format not in ("concise", "full") and not statistics
@@ -174,6 +191,39 @@ def _check_stdin(settings, selection: Selection, stdin_filename: Optional[str], 
     result = RunResult(discovery=Discovery(), settings=settings, reasons=reasons)
     result.results.append(check_file(name, data, run))
     return result
+
+
+def _add_noqa(result: RunResult) -> None:
+    """Write `# noqa: CODES` on every line with a finding; idempotent (found lines are suppressed)."""
+    from .fixes import write_atomic
+    from .noqa import add_noqa
+
+    total = 0
+    for r in result.results:
+        rows = {}
+        for d in r.diagnostics:
+            if d.code not in ("AEM000", "AEM001"):
+                rows.setdefault(d.location.row, []).append(d.code)
+        if not rows:
+            continue
+        text = r.text if r.text is not None else _read(r.path)
+        if text is None:
+            continue
+        new, count = add_noqa(text, rows)
+        if count and new != text:
+            try:
+                write_atomic(r.path, new, r.encoding)
+            except OSError as exc:
+                fail(f"cannot write {r.path!r} ({exc.strerror}); check its permissions")
+            total += count
+    click.echo(f"Added {total} noqa directive{'s' if total != 1 else ''}.")
+
+
+def _read(path: str) -> Optional[str]:
+    try:
+        return Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def _use_color(flag: Optional[bool], output_file: Optional[str]) -> bool:
@@ -295,10 +345,16 @@ def rule(code: Optional[str], show_all: bool, output_format: str) -> None:
 @main.command()
 @click.option("--cache-dir", type=str, envvar="ERRLINT_CACHE_DIR", help="The cache directory to remove.")
 def clean(cache_dir: Optional[str]) -> None:
-    """Remove errlint's cache directory."""
+    """Remove errlint's cache directory (the project's, found from the current directory)."""
     import shutil
 
-    target = Path(cache_dir or ".errlint_cache")
+    from .cache import cache_root
+
+    try:
+        settings = resolve_settings(["."], None, False, {})
+    except (ConfigError, PackError) as exc:
+        fail(str(exc))
+    target = cache_root(settings.project_root, cache_dir)
     if target.exists():
         shutil.rmtree(target, ignore_errors=True)
         click.echo(f"Removed {target}")

@@ -28,6 +28,8 @@ class Discovery:
     files: List[Path] = field(default_factory=list)
     missing: List[str] = field(default_factory=list)
     skipped: List[Tuple[str, str]] = field(default_factory=list)
+    gitignored: int = 0
+    excluded: int = 0
 
 
 class Excluder:
@@ -178,8 +180,10 @@ def _walk(root: Path, settings: Settings, excluder: Excluder, result: Discovery)
                 if is_dir:
                     continue  # the tree itself is walked; linked directories would repeat it
             if excluder.excluded(path):
+                result.excluded += 1
                 continue
             if gitignore is not None and gitignore.ignored(path.resolve() if not is_link else Path(os.path.abspath(path)), is_dir):
+                result.gitignored += 1
                 continue
             if is_dir:
                 stack.append(path)

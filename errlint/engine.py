@@ -74,7 +74,8 @@ def may_contain_sink(data: bytes) -> bool:
 def check_file(path: str, data: bytes, run: RunContext, display: Optional[str] = None) -> FileResult:
     """Check one file's bytes. Never raises for bad input: it becomes an AEM001 diagnostic."""
     name = display or path
-    if not may_contain_sink(data):
+    noqa_check = b"noqa" in data.lower() and any(r.code == "AEM002" for r in run.rules)
+    if not may_contain_sink(data) and not noqa_check:
         # No sink can be here, so skip libcst; CPython's own parser still reports a broken file.
         broken = python_syntax_error(data)
         return FileResult(name, [_with_filename(broken, name)] if broken else [], None, parsed=broken is None)
@@ -234,7 +235,47 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
             )
         )
     diagnostics.extend(internal)
+    if any(r.code == "AEM002" for r in rules) and not run.ignore_noqa:
+        enabled = tuple(r.code for r in rules)
+        diagnostics.extend(unused_noqa(name, suppressions, locator, next(r for r in rules if r.code == "AEM002"), enabled))
     return FileResult(name, dedupe(diagnostics), text, encoding=module.encoding, internal_error=bool(internal))
+
+
+def unused_noqa(name: str, suppressions: Suppressions, locator: "Locator", rule: Rule, enabled: Sequence[str]) -> List[Diagnostic]:
+    """AEM002: AEM codes listed in a `# noqa:` comment that suppressed nothing, with a safe fix that
+    removes them (or the whole comment when nothing else is listed). Bare `# noqa` and other tools'
+    codes are left alone: errlint cannot know what they are for."""
+    out: List[Diagnostic] = []
+    for row, start, end, listed in suppressions.comments():
+        if not listed:
+            continue
+        used = suppressions.used.get(row, set())
+        unused = sorted(c for c in listed if c.startswith("AEM") and c not in used and any(e.startswith(c) for e in enabled))
+        if not unused:
+            continue
+        line_start = locator.starts[row - 1]
+        line = suppressions.lines[row - 1]
+        body_end = len(line.rstrip("\r\n"))
+        end = min(end, body_end)
+        keep = [c for c in sorted(listed) if c not in unused]
+        if keep:
+            codes_at = line.index(":", start) + 1
+            edit = Edit(line_start + codes_at, line_start + end, " " + ", ".join(keep))
+            title = f"Remove unused {', '.join(unused)} from the noqa comment"
+        else:
+            lead = len(line[:start]) - len(line[:start].rstrip(" \t"))
+            edit = Edit(line_start + start - lead, line_start + end, "")
+            title = "Remove the unused noqa comment"
+        r1, c1 = locator.position(edit.start)
+        r2, c2 = locator.position(edit.end)
+        edit = Edit(edit.start, edit.end, edit.content, Location(r1, c1), Location(r2, c2))
+        where = Location(row, start + 1)
+        out.append(Diagnostic(
+            code="AEM002", name=rule.name, message=f"unused noqa code{'s' if len(unused) > 1 else ''} {', '.join(unused)}: nothing on this line is reported",
+            filename=name, location=where, end_location=Location(row, end + 1), level=rule.LEVEL,
+            suggestion=f"Remove {', '.join(unused)} from the comment.", fix=Fix(Applicability.SAFE, title, (edit,)), url=rule.url, noqa_row=row,
+        ))
+    return out
 
 
 def _internal(name: str, rule: Rule, exc: Exception) -> Diagnostic:

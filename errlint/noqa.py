@@ -36,6 +36,7 @@ class Suppressions:
         self.has_noqa = "noqa" in text.lower()
         self.file_codes: Optional[object] = None
         self._groups: Optional[Dict[int, Tuple[int, int]]] = None
+        self.used: Dict[int, set] = {}  # comment row -> the listed codes (or ALL) that suppressed something
         if self.has_noqa:
             self._file_level()
 
@@ -83,10 +84,40 @@ class Suppressions:
         return frozenset(c for c in SPLIT.split(codes.strip().upper()) if c)
 
     def suppresses(self, code: str, row: int) -> bool:
+        """True when a noqa comment covers `code` on `row`; records which listed code was used."""
         codes = self.codes_for(row)
         if codes is None:
             return False
-        return codes is ALL or _covered(code, codes)  # type: ignore[arg-type]
+        comment_row = self.comment_row(row)
+        if codes is ALL:
+            self.used.setdefault(comment_row, set()).add(ALL)
+            return True
+        matched = [c for c in codes if code == c or code.startswith(c)]  # type: ignore[union-attr]
+        if matched:
+            self.used.setdefault(comment_row, set()).update(matched)
+            return True
+        return False
+
+    def comment_row(self, row: int) -> int:
+        """The physical line of the group's noqa comment."""
+        first, last = self.group(row)
+        for r in range(first, last + 1):
+            if NOQA_INLINE.search(self.lines[r - 1]):
+                return r
+        return row
+
+    def comments(self) -> List[Tuple[int, int, int, Optional[FrozenSet[str]]]]:
+        """Every inline noqa comment: (row, start column 0-based, end column, codes or None for bare)."""
+        out = []
+        if not self.has_noqa:
+            return out
+        for index, line in enumerate(self.lines):
+            found = NOQA_INLINE.search(line)
+            if found:
+                codes = found.group("codes")
+                listed = frozenset(c for c in SPLIT.split(codes.strip().upper()) if c) if codes else None
+                out.append((index + 1, found.start(), found.end(), listed))
+        return out
 
 
 def _covered(code: str, codes: FrozenSet[str]) -> bool:
@@ -110,3 +141,36 @@ def _noqa_groups(text: str, line_count: int) -> Dict[int, Tuple[int, int]]:
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return {}
     return out
+
+
+def add_noqa(text: str, rows_codes: Dict[int, List[str]]) -> Tuple[str, int]:
+    """Add `# noqa: CODES` to each row (merging into an existing coded noqa, keeping its codes).
+
+    `rows_codes` maps a reported row to its codes; each goes on the last line of the row's noqa
+    group, where flake8 looks. Returns the new text and how many comments were added or extended.
+    """
+    suppressions = Suppressions(text)
+    targets: Dict[int, set] = {}
+    for row, codes in rows_codes.items():
+        targets.setdefault(suppressions.group(row)[1], set()).update(codes)
+    lines = text.splitlines(keepends=True)
+    changed = 0
+    for row, codes in sorted(targets.items()):
+        if row > len(lines):
+            continue
+        line = lines[row - 1]
+        body = line.rstrip("\r\n")
+        ending = line[len(body):]
+        found = NOQA_INLINE.search(body)
+        if found is None:
+            lines[row - 1] = f"{body}  # noqa: {', '.join(sorted(codes))}{ending}"
+            changed += 1
+        elif found.group("codes"):
+            existing = [c for c in SPLIT.split(found.group("codes").strip()) if c]
+            merged = existing + sorted(set(codes) - {c.upper() for c in existing})
+            if len(merged) != len(existing):
+                end = found.end("codes")
+                tail = body[end:]
+                lines[row - 1] = body[: found.start("codes")] + ", ".join(merged) + (" " + tail.lstrip() if tail.strip() else "") + ending
+                changed += 1
+    return "".join(lines), changed

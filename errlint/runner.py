@@ -89,14 +89,128 @@ def registry_files(settings: Settings, files: Sequence[Path]) -> List[Path]:
     return list(files)
 
 
-def check_paths(paths: Sequence[str], settings: Settings, selection: Selection, force_exclude: bool = False, ignore_noqa: bool = False) -> RunResult:
-    """Check every Python file under `paths`."""
+def check_paths(paths: Sequence[str], settings: Settings, selection: Selection, force_exclude: bool = False,
+                ignore_noqa: bool = False, jobs: Optional[int] = None, use_cache: bool = True,
+                cache_dir: Optional[str] = None, keep_text: bool = False) -> RunResult:
+    """Check every Python file under `paths`; results come back in discovery order whatever the
+    scheduling. `keep_text` keeps each file's text on its result (needed to apply fixes)."""
+    from .cache import Cache, cache_root, run_key
+
     found = discover(paths, settings, force_exclude)
     run, reasons = build_run(settings, selection, registry_files(settings, found.files), ignore_noqa)
+    cache = Cache(cache_root(settings.project_root, cache_dir), run_key(run)) if use_cache else None
     result = RunResult(discovery=found, settings=settings, reasons=reasons, run=run)
-    for path in found.files:
-        result.results.append(check_one(path, run))
+    result.results = check_files(found.files, run, jobs, cache, keep_text)
+    if cache is not None:
+        cache.save()
     return result
+
+
+PARALLEL_MIN_FILES = 24
+PARALLEL_MIN_BYTES = 400_000
+
+
+def check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cache=None, keep_text: bool = False) -> List[FileResult]:
+    """Check `files` (cache first, then the rest in a process pool when the run is big enough)."""
+    from .cache import file_hash
+
+    results: List[Optional[FileResult]] = [None] * len(files)
+    pending: List[Tuple[int, str]] = []
+    for index, path in enumerate(files):
+        if cache is not None:
+            try:
+                data = path.read_bytes()
+            except OSError:
+                pending.append((index, str(path)))
+                continue
+            hit = cache.get(str(path), file_hash(data))
+            if hit is not None and not (keep_text and any(d.fix is not None for d in hit.diagnostics)):
+                results[index] = hit
+                continue
+        pending.append((index, str(path)))
+    workers = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+    size = sum(_size(p) for _, p in pending) if workers > 1 and len(pending) >= PARALLEL_MIN_FILES else 0
+    if workers == 1 or len(pending) < PARALLEL_MIN_FILES or size < PARALLEL_MIN_BYTES:
+        done = [(i, _check_path(p, run, keep_text)) for i, p in pending]
+    else:
+        done = _parallel(pending, run, workers, keep_text)
+    for index, (result, digest) in done:
+        results[index] = result
+        if cache is not None and digest:
+            cache.put(result.path, digest, result)
+    return [r for r in results if r is not None]
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _check_path(path: str, run: RunContext, keep_text: bool) -> Tuple[FileResult, str]:
+    """Read, check and hash one file (in this process or a worker)."""
+    from .cache import file_hash
+
+    result = check_one(Path(path), run)
+    digest = ""
+    if result.parsed or result.diagnostics:
+        try:
+            digest = file_hash(Path(path).read_bytes())
+        except OSError:
+            digest = ""
+    if not keep_text:
+        result.text = None
+    return result, digest
+
+
+_WORKER_RUN: Optional[RunContext] = None
+
+
+def _init_worker(run: RunContext, keep_text: bool) -> None:
+    global _WORKER_RUN, _WORKER_KEEP
+    _WORKER_RUN = run
+    _WORKER_KEEP = keep_text
+
+
+def _worker_check(path: str) -> Tuple[FileResult, str]:
+    assert _WORKER_RUN is not None
+    return _check_path(path, _WORKER_RUN, _WORKER_KEEP)
+
+
+_WORKER_KEEP = False
+
+
+def _parallel(pending: List[Tuple[int, str]], run: RunContext, workers: int, keep_text: bool) -> List[Tuple[int, Tuple[FileResult, str]]]:
+    """Check files in a process pool, in batches; a worker that dies marks its file AEM000."""
+    import concurrent.futures as cf
+    from concurrent.futures.process import BrokenProcessPool
+
+    chunk = max(1, min(64, len(pending) // (workers * 8)))
+    paths = [p for _, p in pending]
+    try:
+        with cf.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(run, keep_text)) as pool:
+            out = list(pool.map(_worker_check, paths, chunksize=chunk))
+        return [(i, r) for (i, _), r in zip(pending, out)]
+    except BrokenProcessPool:
+        return [(i, _isolated(p, run, keep_text)) for i, p in pending]
+
+
+def _isolated(path: str, run: RunContext, keep_text: bool) -> Tuple[FileResult, str]:
+    """Check one file in a single-use worker, so a hard crash (a native parser abort) is contained."""
+    import concurrent.futures as cf
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        with cf.ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(run, keep_text)) as pool:
+            return pool.submit(_worker_check, path).result()
+    except BrokenProcessPool:
+        from .model import Level, Location
+
+        where = Location(1, 1)
+        crash = Diagnostic("AEM000", "internal-error", "errlint's worker process crashed on this file; errlint skipped it", path,
+                           where, where, Level.ERROR, "Please report it with this file at https://github.com/errlint/errlint/issues; meanwhile exclude it with --extend-exclude.")
+        return FileResult(path, [crash], parsed=False, internal_error=True), ""
 
 
 def check_one(path: Path, run: RunContext) -> FileResult:

@@ -1,0 +1,137 @@
+"""The results cache, like ruff's: `.errlint_cache/<version>/<key>.json`.
+
+`key` hashes everything that can change a file's diagnostics besides its own bytes: errlint's version,
+the resolved settings, the phrase packs' contents, the enabled rules, the project's tool registry and
+the detected MCP versions. Inside, each file's entry is keyed by its path and the SHA-256 of its
+bytes, so an unchanged file is never parsed again. The directory holds a `CACHEDIR.TAG` and a
+`.gitignore` of `*`. Diagnostics never contain secret values (rules mask them), so neither does the
+cache. Writes are atomic; a corrupt or unreadable cache is ignored, never fatal.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from . import __version__
+from .engine import FileResult, RunContext
+from .model import Applicability, Diagnostic, Edit, Fix, Level, Location
+
+TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by errlint.\n"
+
+
+def cache_root(settings_root: str, cache_dir: Optional[str]) -> Path:
+    """`--cache-dir`, else $ERRLINT_CACHE_DIR, else `.errlint_cache` in the project root."""
+    chosen = cache_dir or os.environ.get("ERRLINT_CACHE_DIR")
+    return Path(chosen) if chosen else Path(settings_root or ".") / ".errlint_cache"
+
+
+def run_key(run: RunContext) -> str:
+    """A digest of everything besides a file's bytes that its diagnostics depend on."""
+    h = hashlib.sha256()
+    h.update(__version__.encode())
+    h.update(repr(dataclasses.astuple(run.settings)).encode())
+    h.update(run.packs.digest.encode())
+    h.update(",".join(sorted(r.code + repr(sorted(r.options.items())) + repr(r.profiles) for r in run.rules)).encode())
+    h.update(",".join(sorted(run.registry)).encode())
+    h.update(repr(sorted(run.mcp_versions.items())).encode())
+    h.update(repr(run.ignore_noqa).encode())
+    return h.hexdigest()[:24]
+
+
+def file_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Cache:
+    """Cached diagnostics for one run key. `get`/`put` by path and content hash; `save` at the end."""
+
+    def __init__(self, root: Path, key: str):
+        self.root = root
+        self.path = root / __version__ / f"{key}.json"
+        self.entries: Dict[str, Dict[str, Any]] = {}
+        self.dirty = False
+        try:
+            self.entries = json.loads(self.path.read_text("utf-8"))
+            if not isinstance(self.entries, dict):
+                self.entries = {}
+        except (OSError, ValueError):
+            self.entries = {}
+
+    def get(self, path: str, digest: str) -> Optional[FileResult]:
+        entry = self.entries.get(path)
+        if not entry or entry.get("hash") != digest:
+            return None
+        try:
+            return FileResult(path, [_load(d) for d in entry["diagnostics"]], None, entry.get("encoding", "utf-8"), entry.get("parsed", True))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def put(self, path: str, digest: str, result: FileResult) -> None:
+        if result.internal_error:
+            return  # an internal error is worth retrying next time
+        self.entries[path] = {
+            "hash": digest,
+            "encoding": result.encoding,
+            "parsed": result.parsed,
+            "diagnostics": [_dump(d) for d in result.diagnostics],
+        }
+        self.dirty = True
+
+    def save(self) -> None:
+        """Write the cache atomically; errors are ignored (a cache is an optimisation)."""
+        if not self.dirty:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tag = self.root / "CACHEDIR.TAG"
+            if not tag.exists():
+                tag.write_text(TAG)
+            ignore = self.root / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("*\n")
+            fd, tmp = tempfile.mkstemp(dir=str(self.path.parent), prefix=".cache-", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(self.entries, fh, separators=(",", ":"))
+            os.replace(tmp, self.path)
+        except OSError:
+            pass
+
+
+def _loc(loc: Optional[Location]) -> Optional[List[int]]:
+    return None if loc is None else [loc.row, loc.column]
+
+
+def _unloc(value: Optional[List[int]]) -> Optional[Location]:
+    return None if value is None else Location(value[0], value[1])
+
+
+def _dump(d: Diagnostic) -> Dict[str, Any]:
+    fix = None
+    if d.fix is not None:
+        fix = {
+            "applicability": d.fix.applicability.value,
+            "title": d.fix.title,
+            "edits": [[e.start, e.end, e.content, _loc(e.location), _loc(e.end_location)] for e in d.fix.edits],
+        }
+    return {
+        "code": d.code, "name": d.name, "message": d.message, "filename": d.filename,
+        "location": _loc(d.location), "end_location": _loc(d.end_location), "level": d.level.value,
+        "suggestion": d.suggestion, "fix": fix, "url": d.url, "noqa_row": d.noqa_row,
+    }
+
+
+def _load(raw: Dict[str, Any]) -> Diagnostic:
+    fix = None
+    if raw.get("fix"):
+        f = raw["fix"]
+        fix = Fix(Applicability(f["applicability"]), f["title"], tuple(Edit(s, e, c, _unloc(a), _unloc(b)) for s, e, c, a, b in f["edits"]))
+    return Diagnostic(
+        code=raw["code"], name=raw["name"], message=raw["message"], filename=raw["filename"],
+        location=_unloc(raw["location"]), end_location=_unloc(raw["end_location"]), level=Level(raw["level"]),
+        suggestion=raw["suggestion"], fix=fix, url=raw.get("url", ""), noqa_row=raw.get("noqa_row", 0),
+    )
