@@ -219,7 +219,8 @@ def test_sarif_results():
         "artifactChanges": [{
             "artifactLocation": {"uri": "src/a%20b.py", "uriBaseId": "%SRCROOT%"},
             "replacements": [
-                {"deletedRegion": {"startLine": 2, "startColumn": 5, "endLine": 2, "endColumn": 9}, "insertedContent": {"text": "e.message"}},
+                {"deletedRegion": {"startLine": 2, "startColumn": 5, "endLine": 2, "endColumn": 9},
+                 "insertedContent": {"text": "e.message"}},
                 {"deletedRegion": {"charOffset": 30, "charLength": 0}, "insertedContent": {"text": "!r"}},
             ],
         }],

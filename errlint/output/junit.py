@@ -59,7 +59,8 @@ def report(diagnostics: List[Diagnostic], files: Optional[Iterable[object]] = No
     root = ET.Element("testsuites", {"name": "errlint", **counts})
     suite = ET.SubElement(root, "testsuite", {"name": "errlint", **counts, "skipped": "0"})
     for name in names:
-        case = ET.SubElement(suite, "testcase", {"name": xml_text(name), "classname": xml_text(_classname(name)), "file": xml_text(name)})
+        attrib = {"name": xml_text(name), "classname": xml_text(_classname(name)), "file": xml_text(name)}
+        case = ET.SubElement(suite, "testcase", attrib)
         for d in by_file.get(name, []):
             failure = ET.SubElement(case, "failure", {"message": xml_text(d.message), "type": d.code})
             text = f"{d.location.row}:{d.location.column}: {d.code} {d.message}"
