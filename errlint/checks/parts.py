@@ -199,6 +199,8 @@ class MissingValueEcho(Rule):
                 continue
             if names <= facts.counted and _states_bound(template, facts):
                 continue  # "pass at most 3 paths": the limit says enough about a count
+            if _names_missing_key(template, facts):
+                continue  # `"itemId" not in args`: naming the missing key is the echo
             unbounded = all(is_unbounded_param(function, n) for n in names)
             if unbounded and value_placeholders(template):
                 continue
@@ -217,6 +219,12 @@ class MissingValueEcho(Rule):
                 fix=fix,
             )
             return
+
+
+def _names_missing_key(template: Template, facts: GuardFacts) -> bool:
+    """For `"key" not in args` checks, the message names the key that is missing."""
+    keys = [lit for _, method, lits, required in facts.formats if method == "contains" and required for lit in lits if len(lit) > 1]
+    return bool(keys) and any(_contains(template, k) for k in keys)
 
 
 def _states_bound(template: Template, facts: GuardFacts) -> bool:
@@ -292,6 +300,8 @@ class MissingInputName(Rule):
             return
         for template in complete_templates(message):
             if any(mentions(template, p) or mentions(template, "--" + p.replace("_", "-")) or any(mentions(template, flag) or mentions(template, flag.lstrip("-")) for flag in function.aliases.get(p, ())) for p in params):
+                continue
+            if _names_missing_key(template, facts):
                 continue
             if len(function.param_names) == 1 and any(interpolates(template, p) for p in params):
                 continue

@@ -240,6 +240,36 @@ class TemplateBuilder:
             variants = [(parts + [holder], pieces, ok) for parts, pieces, ok in variants]
         return [Template(tuple(merge_text(parts)), tuple(pieces), ok, expr, "f") for parts, pieces, ok in variants]
 
+    def _json_literal(self, node: cst.CSTNode, depth: int) -> Template:
+        """`json.dumps({...})` of a literal: the JSON text with each value's own template inside."""
+        if depth > MAX_DEPTH:
+            return Template((self.placeholder(node),), (), True)
+        if isinstance(node, cst.Dict):
+            out = Template(("{",), (), True)
+            for i, el in enumerate(node.elements):
+                if not isinstance(el, cst.DictElement):
+                    out = join(out, Template((self.placeholder(el.value),), (), True))
+                    continue
+                key = nodes.string_value(el.key)
+                label = f'"{key}": ' if key is not None else ""
+                out = join(out, Template(((", " if i else "") + label,), (), True))
+                out = join(out, self._json_value(el.value, depth))
+            return join(out, Template(("}",), (), True))
+        out = Template(("[",), (), True)
+        for i, el in enumerate(node.elements):
+            if i:
+                out = join(out, Template((", ",), (), True))
+            out = join(out, self._json_value(el.value, depth))
+        return join(out, Template(("]",), (), True))
+
+    def _json_value(self, value: cst.CSTNode, depth: int) -> Template:
+        if isinstance(value, (cst.Dict, cst.List)):
+            return self._json_literal(value, depth + 1)
+        if isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+            inner = self._variants(value, depth + 1)[0]
+            return join(join(Template(('"',), (), True), inner), Template(('"',), (), True))
+        return Template((self.placeholder(value),), (), True)
+
     def _percent_args(self, right: cst.CSTNode) -> object:
         if isinstance(right, cst.Tuple):
             return [el.value for el in right.elements if not isinstance(el, cst.StarredElement)]
@@ -268,6 +298,8 @@ class TemplateBuilder:
             base = self._variants(func.value, depth + 1) if isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString, cst.Name)) else []
             if base and base[0].pieces and not base[0].placeholders:
                 return [format_template(base[0], call, self)]
+        if (name in ("json.dumps", "dumps") or short == "dumps") and args and isinstance(args[0], (cst.Dict, cst.List)):
+            return [self._json_literal(args[0], depth + 1)]
         if name == "str" and len(args) == 1 and isinstance(args[0], (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
             return self._variants(args[0], depth + 1)
         if (isinstance(func, cst.Attribute) and func.attr.value in ("get", "getenv", "pop", "setdefault") or name in ("os.getenv", "getenv")) and len(args) >= 2:
