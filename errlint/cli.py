@@ -126,12 +126,14 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         return
     if not result.discovery.files and not quiet and paths != ("-",):
         found = result.discovery
-        why = []
+        note = "errlint: no Python files to check under the given paths"
         if found.gitignored:
-            why.append(f"{found.gitignored} ignored by .gitignore (pass --no-respect-gitignore to include them)")
+            note += f"; {found.gitignored} ignored by .gitignore (pass --no-respect-gitignore to include them)"
         if found.excluded:
-            why.append(f"{found.excluded} excluded (see `errlint --show-settings`)")
-        click.echo("errlint: no Python files to check under " + ", ".join(paths) + (f"; {'; '.join(why)}" if why else ""), err=True)
+            note += f"; {found.excluded} excluded by the exclude settings (see `errlint --show-settings`)"
+        if not found.gitignored and not found.excluded:
+            note += "; pass a directory or .py files"
+        click.echo(note, err=True)
     fixed: List[Diagnostic] = []
     changed = 0
     if fixing:
@@ -148,8 +150,8 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
             click.echo(report.fixed_text if report and report.fixed_text is not None else (report.original or "") if report else "", nl=False)
         else:
             errors = write_fixes(reports, {r.path: r.encoding for r in result.results})
-            for line in errors:
-                click.echo(f"errlint: {line}", err=True)
+            for message in errors:
+                click.echo(f"errlint: {message}", err=True)
             if errors:
                 sys.exit(2)
         for r, report in zip(result.results, reports):
@@ -183,11 +185,11 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
 def _check_stdin(settings, selection: Selection, stdin_filename: Optional[str], ignore_noqa: bool) -> RunResult:
     from .discovery import Discovery
     from .engine import check_file
-    from .runner import build_run
+    from .runner import build_run, registry_files
 
     data = sys.stdin.buffer.read()
     name = stdin_filename or "-"
-    run, reasons = build_run(settings, selection, [], ignore_noqa)
+    run, reasons = build_run(settings, selection, registry_files(settings, []), ignore_noqa)
     result = RunResult(discovery=Discovery(), settings=settings, reasons=reasons)
     result.results.append(check_file(name, data, run))
     return result

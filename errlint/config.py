@@ -159,7 +159,7 @@ def load_settings(config: Optional[Path], root_hint: Optional[Path] = None) -> S
         raise ConfigError(f"config {config} is not valid TOML ({exc}); fix the syntax, then {SHOW}") from None
     table = doc.get("tool", {}).get("errlint", {}) if config.name == "pyproject.toml" else doc
     if not isinstance(table, dict):
-        raise ConfigError(f"{config}: [tool.errlint] must be a table; {SHOW}")
+        raise ConfigError(f"{config}: [tool.errlint] must be a table (got {type(table).__name__}); {SHOW}")
     return settings_from_table(table, config)
 
 
@@ -224,14 +224,14 @@ def settings_from_table(table: Dict[str, Any], config: Path) -> Settings:
 def _str_list(table: Dict[str, Any], key: str, where: str) -> List[str]:
     value = table[key]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: {key} = {value!r}; allowed: {KEYS[key]}; {SHOW}")
+        raise ConfigError(f"{where}: {key} = {value!r:.80}; allowed: {KEYS[key]}; {SHOW}")
     return value
 
 
 def _positive_int(table: Dict[str, Any], key: str, where: str) -> int:
     value = table[key]
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ConfigError(f"{where}: {key} = {value!r}; allowed: {KEYS[key]}; {SHOW}")
+        raise ConfigError(f"{where}: {key} = {value!r:.80}; allowed: {KEYS[key]}; {SHOW}")
     return value
 
 
@@ -246,7 +246,7 @@ def _profiles(value: Any, where: str) -> Tuple[Tuple[str, Tuple[str, ...]], ...]
         if resolved is None:
             raise ConfigError(f"{where}: profiles.{code}: no rule has that code or name; run `errlint rule --all` for the list")
         if not isinstance(profiles, list) or not all(p in PROFILES for p in profiles):
-            raise ConfigError(f"{where}: profiles.{code} = {profiles!r}; allowed: a list drawn from {', '.join(PROFILES)}; {SHOW}")
+            raise ConfigError(f"{where}: profiles.{code} = {profiles!r:.80}; allowed: a list drawn from {', '.join(PROFILES)}; {SHOW}")
         out.append((resolved, tuple(profiles)))
     return tuple(out)
 
@@ -262,7 +262,7 @@ def _rule_options(value: Any, where: str) -> Tuple[Tuple[str, Tuple[Tuple[str, A
         if found is None:
             raise ConfigError(f"{where}: rules.{code}: no rule has that code or name; run `errlint rule --all` for the list")
         if not isinstance(options, dict):
-            raise ConfigError(f"{where}: rules.{code} must be a table of option = value; {SHOW}")
+            raise ConfigError(f"{where}: rules.{code} must be a table of option = value (got {type(options).__name__}); {SHOW}")
         rule_code = found.CODE if isinstance(found, type) else found.code
         allowed = getattr(found, "OPTIONS", {})
         for name, option_value in options.items():
@@ -282,7 +282,7 @@ def _check_option(code: str, name: str, kind: str, value: Any, where: str) -> No
         "list[str]": isinstance(value, list) and all(isinstance(v, str) for v in value),
     }.get(kind, True)
     if not ok:
-        raise ConfigError(f"{where}: rules.{code}.{name} = {value!r}; allowed: {kind}; run `errlint rule {code}`")
+        raise ConfigError(f"{where}: rules.{code}.{name} = {value!r:.80}; allowed: {kind}; run `errlint rule {code}`")
 
 
 SELECTOR = re.compile(r"^(ALL|[A-Z]{1,3}[0-9]{0,3}|[a-z][a-z0-9-]*)$")

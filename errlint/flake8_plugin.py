@@ -66,10 +66,12 @@ class ErrlintChecker:
     @classmethod
     def _run_for(cls, filename: str) -> RunContext:
         """The RunContext for the config that governs `filename` (stdin: the current directory)."""
-        if cls.config:
-            found: Optional[Path] = Path(cls.config).resolve()
+        given = cls.config
+        if given:
+            found: Optional[Path] = Path(given).resolve()
             if not found.is_file():
-                raise ConfigError(f"config file {cls.config!r} does not exist; pass an existing pyproject.toml or errlint.toml to --errlint-config")
+                raise ConfigError(f"config file {given!r:.200} does not exist; "
+                                  "pass an existing pyproject.toml or errlint.toml to --errlint-config")
         else:
             found = find_config(Path.cwd() if filename in STDIN_NAMES else Path(filename).absolute().parent)
         key = str(found) if found else None

@@ -32,7 +32,7 @@ class Suppressions:
 
     def __init__(self, text: str):
         self.text = text
-        self.lines = text.splitlines(keepends=True)
+        self.lines = physical_lines(text)
         self.has_noqa = "noqa" in text.lower()
         self.file_codes: Optional[object] = None
         self._groups: Optional[Dict[int, Tuple[int, int]]] = None
@@ -120,6 +120,12 @@ class Suppressions:
         return out
 
 
+def physical_lines(text: str) -> List[str]:
+    """Lines split at \\r\\n, \\r and \\n only, with their endings, as flake8 and tokenize count
+    them (`str.splitlines` also splits at form feeds and U+2028, which would shift every row)."""
+    return io.StringIO(text, newline="").readlines()
+
+
 def _covered(code: str, codes: FrozenSet[str]) -> bool:
     return code in codes or code.startswith(tuple(codes))
 
@@ -153,7 +159,7 @@ def add_noqa(text: str, rows_codes: Dict[int, List[str]]) -> Tuple[str, int]:
     targets: Dict[int, set] = {}
     for row, codes in rows_codes.items():
         targets.setdefault(suppressions.group(row)[1], set()).update(codes)
-    lines = text.splitlines(keepends=True)
+    lines = physical_lines(text)
     changed = 0
     for row, codes in sorted(targets.items()):
         if row > len(lines):

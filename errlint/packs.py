@@ -127,7 +127,7 @@ def check_regex(pattern: str, where: str) -> re.Pattern:
     try:
         compiled = re.compile(pattern, re.IGNORECASE)
     except re.error as exc:
-        raise PackError(f"{where}: invalid regular expression {pattern!r}: {exc}") from None
+        raise PackError(f"{where}: invalid regular expression {pattern!r:.80}: {exc}; fix or remove the pattern") from None
     try:
         parsed = sre_parse.parse(pattern)
     except Exception as exc:  # pragma: no cover - re.compile succeeded, so this is unexpected
@@ -228,7 +228,7 @@ def load(files: Sequence[Tuple[str, bytes]]) -> Packs:
 def _required(entry: dict, key: str, where: str) -> str:
     value = entry.get(key)
     if not isinstance(value, str) or not value:
-        raise PackError(f"{where}: missing string key {key!r}")
+        raise PackError(f"{where}: {key} must be a non-empty string (got {value!r:.40}); add {key} = \"...\" to the entry")
     return value
 
 

@@ -9,6 +9,7 @@ longer prefix beats a shorter one; on a tie `ignore` wins), so `select = ["AEM1"
 from __future__ import annotations
 
 import fnmatch
+import os
 from pathlib import PurePosixPath
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -119,6 +120,8 @@ def ignored_for(path: str, settings: Settings) -> List[str]:
 
 
 def _relative(path: str, root: str) -> str:
+    if root and not os.path.isabs(path) and path not in ("-", "<stdin>"):
+        path = os.path.abspath(path)
     p = PurePosixPath(path.replace("\\", "/"))
     r = PurePosixPath(root.replace("\\", "/")) if root else None
     if r is not None:

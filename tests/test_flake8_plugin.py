@@ -178,6 +178,13 @@ def test_noqa_in_flake8_equals_the_cli(tmp_path, source, codes):
     assert got == cli_keys("cli.py", cwd=tmp_path)
 
 
+def test_noqa_below_a_form_feed_line_equals_the_cli(tmp_path):
+    (tmp_path / "cli.py").write_text('import sys\n\f\nsys.exit("Failed.")  # noqa: AEM101\n')
+    got = flake8_keys(flake8("--select", "AEM", "cli.py", cwd=tmp_path))
+    assert got == {("cli.py", 3, 10, "AEM201")}
+    assert cli_keys("cli.py", cwd=tmp_path) == got  # the CLI also reports AEM101 here
+
+
 # ------------------------------------------------------------------ options
 
 
@@ -240,5 +247,5 @@ def test_a_file_python_cannot_parse_is_flake8s_e999(tmp_path):
     (tmp_path / "broken.py").write_text("def f(:\n    raise ValueError('Failed.')\n")
     result = flake8("--select", "AEM,E999", "broken.py", cwd=tmp_path)
     assert "Traceback" not in result.stderr
-    assert [line.split(" ")[0:2] for line in result.stdout.splitlines()] == [["broken.py:1:7:", "E999"]]
+    assert [line.split(" ")[0:2] for line in result.stdout.splitlines()] == [["broken.py:1:8:", "E999"]]  # its own column
     assert cli_keys("broken.py", cwd=tmp_path) == {("broken.py", 1, 7, "AEM001")}

@@ -38,3 +38,10 @@ def test_groups_follow_tokenize():
     s = Suppressions('x = """a\nb\nc"""  # noqa\ny = (1,\n     2)\n')
     assert s.group(1) == (1, 3) and s.group(3) == (1, 3)
     assert s.group(4) == (4, 4) and s.group(5) == (5, 5)
+
+
+def test_rows_are_counted_like_flake8_not_str_splitlines():
+    """A form feed or U+2028 must not shift rows (str.splitlines splits at both)."""
+    assert codes('import sys\n\f\nsys.exit("Failed.")  # noqa: AEM101\n') == ["AEM201"]
+    assert Suppressions('a = "x\u2028y"\nb = 1  # noqa\n').group(2) == (2, 2)
+    assert Suppressions('a = "x\u2028y"\nb = 1  # noqa\n').codes_for(2) == "ALL"

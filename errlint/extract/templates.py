@@ -131,11 +131,11 @@ class TemplateBuilder:
 
     def _variants(self, expr: cst.CSTNode, depth: int, top: bool = False) -> List[Template]:
         if depth > MAX_DEPTH:
-            return [self._opaque(expr, top)]
+            return [self._opaque(expr, top, depth)]
         if isinstance(expr, cst.SimpleString):
             value = nodes.string_value(expr)
             if value is None:
-                return [self._opaque(expr, top)]
+                return [self._opaque(expr, top, depth)]
             return [Template((value,), (Piece(value, expr, "plain"),), True, expr, "plain")]
         if isinstance(expr, cst.ConcatenatedString):
             return self._concat(self._flatten_concat(expr), depth)
@@ -160,11 +160,11 @@ class TemplateBuilder:
             return (self._variants(expr.body, depth + 1, top) + self._variants(expr.orelse, depth + 1, top))[:MAX_VARIANTS]
         if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
             return (self._variants(expr.left, depth + 1, top) + self._variants(expr.right, depth + 1, top))[:MAX_VARIANTS]
-        return [self._opaque(expr, top)]
+        return [self._opaque(expr, top, depth)]
 
-    def _opaque(self, expr: cst.CSTNode, top: bool) -> Template:
+    def _opaque(self, expr: cst.CSTNode, top: bool, depth: int = 0) -> Template:
         """A template that is one placeholder; incomplete when it may carry prose we cannot see."""
-        holder = self.placeholder(expr)
+        holder = self.placeholder(expr, depth=depth)
         complete = not top and not PROSE_NAME.search(snake(nodes.last_name(expr) or "x"))
         if top and holder.kinds & {EXCEPTION, VALIDATION, TRACEBACK, SCHEMA, UNBOUNDED, ENV_DUMP}:
             complete = True  # we know what it is: the exception's own text, a dump, ...
@@ -236,7 +236,9 @@ class TemplateBuilder:
                     for t in inline
                 ][:MAX_VARIANTS]
                 continue
-            holder = self.placeholder(inner, conversion=conversion, spec=spec, debug=part.equal is not None)
+            holder = self.placeholder(inner, conversion=conversion, spec=spec, debug=part.equal is not None, depth=depth + 1)
+            if not conversion and isinstance(inner, (cst.Name, cst.Attribute)) and PROSE_NAME.search(snake(nodes.last_name(inner))) and holder.kinds <= {UNKNOWN}:
+                variants = [(parts, pieces, False) for parts, pieces, _ in variants]  # `{message}`: prose we cannot see
             variants = [(parts + [holder], pieces, ok) for parts, pieces, ok in variants]
         return [Template(tuple(merge_text(parts)), tuple(pieces), ok, expr, "f") for parts, pieces, ok in variants]
 
@@ -330,8 +332,8 @@ class TemplateBuilder:
             self._active.discard(name)
 
     # ------------------------------------------------------------------ placeholders
-    def placeholder(self, expr: cst.CSTNode, conversion: str = "", spec: str = "", debug: bool = False) -> Placeholder:
-        kinds, detail = self.classify(expr, 0)
+    def placeholder(self, expr: cst.CSTNode, conversion: str = "", spec: str = "", debug: bool = False, depth: int = 0) -> Placeholder:
+        kinds, detail = self.classify(expr, depth)
         if spec and re.search(r"\.\d+", spec) and not kinds & {SECRET}:
             kinds = (kinds - {UNBOUNDED, SCHEMA, VALIDATION, TRACEBACK, ENV_DUMP}) | {BOUNDED}
         names = tuple(sorted(_names_read(expr)))
@@ -438,11 +440,15 @@ class TemplateBuilder:
                 kinds.discard(SECRET)  # e.g. hint = token[:4] + "...": the value is masked
             kinds |= inner - {UNKNOWN} if inner - {UNKNOWN} else inner
             detail = detail or inner_detail
-        elif len(found) > 1:
+        elif len(found) > 1 and name not in self._active:
             values = [b.value for b in found if b.kind in ("assign", "aug") and b.value is not None]
-            for v in values[:MAX_VARIANTS]:
-                inner, _ = self.classify(v, depth + 1) if name not in self._active else (frozenset({UNKNOWN}), "")
-                kinds |= inner & {UNBOUNDED, HOME_PATH, ENV_DUMP, TRACEBACK, VALIDATION, SCHEMA}
+            self._active.add(name)
+            try:
+                for v in values[:MAX_VARIANTS]:
+                    inner, _ = self.classify(v, depth + 1)
+                    kinds |= inner & {UNBOUNDED, HOME_PATH, ENV_DUMP, TRACEBACK, VALIDATION, SCHEMA}
+            finally:
+                self._active.discard(name)
         if not found:
             qualified = self.qualify(expr)
             if qualified in ENV_NAMES:
@@ -476,9 +482,8 @@ class TemplateBuilder:
         if attr in UNBOUNDED_ATTRS and (RESPONSE_ROOTS.match(root) or EXCEPTION in base_kinds or attr in ("stdout", "stderr", "output", "__dict__")):
             if not (root == "sys" and attr in ("stdout", "stderr")):
                 return frozenset({UNBOUNDED}), self.code(expr)
-        if attr in ("config", "settings", "environ") or snake(attr) in ("config", "settings", "env_vars", "environment"):
-            if not base_kinds & {BOUNDED}:
-                return frozenset({ENV_DUMP, UNBOUNDED}), self.code(expr)
+        if attr == "config" and nodes.dotted(expr.value) in ("app", "current_app", "flask.current_app") or attr in ("environ", "env_vars"):
+            return frozenset({ENV_DUMP, UNBOUNDED}), self.code(expr)  # Flask's app.config holds SECRET_KEY
         kinds: Set[str] = set()
         detail = ""
         if is_secret_name(attr):
