@@ -364,5 +364,10 @@ def clean(cache_dir: Optional[str]) -> None:
         click.echo(f"No cache at {target}")
 
 
+from .probe.command import probe  # noqa: E402  (registered last: it imports nothing heavy at load time)
+
+main.add_command(probe)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

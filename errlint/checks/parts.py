@@ -33,6 +33,7 @@ NOT_FOUND_TEXT = re.compile(r"\b(not found|unknown|does not exist|doesn't exist|
 VALUE_SOURCE = re.compile(r"\bto see (?:the )?(?:valid|available|allowed|existing|known|supported)\b|\b(?:list|search|find)\w* (?:\w+ )?(?:to|for) (?:see|find|get)\b", re.I)
 RANGE_TEXT = re.compile(r"\b(at least|at most|no more than|up to|between|minimum|maximum|max|min|limit|exceeds?|above|below|greater|less|fewer|more than|range|positive|negative|non-negative|non-zero|whole number|single|only one|exactly)\b|[<>]=?|\u2264|\u2265", re.I)
 EXAMPLE_TEXT = re.compile(r"\b(e\.g\.|for example|such as|like|format|formatted|must (?:match|be|look|start|end|contain)|expected|should (?:be|look|match)|in the form)\b", re.I)
+RECOVERED = re.compile(r"\b(continuing|falling back|fall(?:ing)? back to|ignoring|skipping|will (?:retry|try again)|retrying(?! (?:will|won't) help)|using (?:the )?default|proceeding (?:with|without))\b", re.I)
 ZERO_WORDS = re.compile(r"\b(positive|negative|non-negative|nonnegative|non-zero|nonzero|empty|whole number)\b", re.I)
 EXC_TYPE_NAME = re.compile(r"^(type\(\w+\)\.__(?:qual)?name__|\w+\.__class__\.__(?:qual)?name__)$")
 
@@ -87,7 +88,9 @@ class MissingNextStep(Rule):
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         if message.callee in FRAMEWORK_USAGE:
             return
-        if message.profile in ("exc", "log") and message.sink != "class-default" and not fixable(message, ctx):
+        if message.profile == "log" and (message.extra.get("level") not in ("error", "exception", "critical", "fatal") or not fixable(message, ctx, strict=True)):
+            return
+        if message.profile == "exc" and message.sink != "class-default" and not fixable(message, ctx):
             return
         sig = signals(ctx)
         tools = ctx.registry
@@ -102,6 +105,8 @@ class MissingNextStep(Rule):
                 continue
             if passthrough_only(template, sig):
                 continue  # AEM207 reports it
+            if RECOVERED.search(template.prose):
+                continue  # the program carried on: nothing for the reader to do
             yield self.finding(
                 message,
                 f'"{quote(template.text)}" gives no next step; say what to call, pass, set or retry',
@@ -201,6 +206,9 @@ class MissingValueEcho(Rule):
                 continue  # "pass at most 3 paths": the limit says enough about a count
             if _names_missing_key(template, facts):
                 continue  # `"itemId" not in args`: naming the missing key is the echo
+            single = [m.values[0] for m in facts.memberships if m.allowed and m.values and len(m.values) == 1 and not m.collection]
+            if single and len(single) == len([m for m in facts.memberships if m.allowed]) and not (facts.bounds or facts.formats or facts.patterns) and any(s.lower() in template.literal.lower() for s in single):
+                continue  # `if x != "http"` with "only handles HTTP" in the text: the requirement is stated
             unbounded = all(is_unbounded_param(function, n) for n in names)
             if unbounded and value_placeholders(template):
                 continue
@@ -680,11 +688,15 @@ class ExceptionPassthroughOnly(Rule):
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         sig = signals(ctx)
+        handler = message.context.handlers[0] if message.context.handlers else None
+        if handler is None or not handler.name:
+            return  # a converter of arbitrary exceptions passes text through by design
         for template in complete_templates(message):
             if not passthrough_only(template, sig):
                 continue
-            handler = message.context.handlers[0] if message.context.handlers else None
-            if handler is not None and message.callee and any(t.rsplit(".", 1)[-1] == message.callee.rsplit(".", 1)[-1] for t in handler.types):
+            if not any(n == handler.name or n.startswith(handler.name + ".") for h in template.placeholders for n in h.names):
+                continue
+            if message.callee and any(t.rsplit(".", 1)[-1] == message.callee.rsplit(".", 1)[-1] for t in handler.types):
                 return
             yield self.finding(
                 message,
@@ -745,7 +757,7 @@ class UnknownToolReference(Rule):
             return
         file_tools = ctx.file_tools
         for template in message.templates:
-            for ref in tool_references(template):
+            for ref in tool_references(template, strong=True):
                 if ref in registry:
                     continue
                 near = difflib.get_close_matches(ref, sorted(registry), n=1, cutoff=0.8)

@@ -16,6 +16,7 @@ NOT_A_VERB_NEXT = (
     r"completed|cannot|could|did|does|already|limit|quota|exceeded|rejected|denied|refused|\w+ed\b))"
 )
 CLAUSE_START = r"(?:^|(?<=[.;:!?\u2014\u2013(])\s*|(?<=,)\s*(?:then\s+|or\s+|and\s+)?|\b(?:then|or|and|instead|please|to fix(?: this)?,?|otherwise,?)\s+)"
+CONCRETE_STATE = re.compile(r"\b(?:is|are) (?:properly |correctly )?(?:installed|set|exported|running|reachable|configured|defined|on (?:your )?PATH)\b", re.I)
 YOU_CAN = re.compile(r"\byou (?:can|may|must|should|need to|have to|'ll need to|will need to|might want to) \w+", re.I)
 IDENTIFIER = re.compile(
     r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z]{2,}[-_][A-Z0-9-]+\b|\b[A-Za-z]+-\d+\b|'[^'\s]{1,40}'|\"[^\"\s]{1,40}\"|`[^`]+`"
@@ -45,7 +46,7 @@ class Signals:
         free = sorted((v for v in verbs if v not in needs), key=len, reverse=True)
         bound = sorted((v for v in verbs if v in needs), key=len, reverse=True)
         self.imperative = re.compile(CLAUSE_START + r"(?:" + "|".join(free) + r")\b" + NOT_A_VERB_NEXT, re.I)
-        self.needs_object = re.compile(CLAUSE_START + r"(?:" + "|".join(bound) + r")\b(?P<rest>[^.;]*)", re.I)
+        self.needs_object = re.compile(CLAUSE_START + r"(?:" + "|".join(bound) + r")\b(?P<rest>.*?)(?=[.;!?](?:\s|$)|$)", re.I)
         self.allowed: Lexicon = packs.lexicon("allowed-values")
         self.retry: Lexicon = packs.lexicon("retry-statement")
         self.code: Lexicon = packs.lexicon("code")
@@ -59,7 +60,7 @@ class Signals:
             return found.group(0).strip()
         for match in self.needs_object.finditer(prose):
             rest = match.group("rest")
-            if self.code.search(rest) or PLACEHOLDER_MARK in rest or re.search(r"['\"][^'\"]+['\"]", rest) or _mentions_tool(rest, tools):
+            if self.code.search(rest) or PLACEHOLDER_MARK in rest or re.search(r"['\"][^'\"]+['\"]", rest) or _mentions_tool(rest, tools) or CONCRETE_STATE.search(rest):
                 return match.group(0).strip()
         for lexicon in (self.code, self.allowed, self.retry):
             found = lexicon.search(prose)
@@ -104,10 +105,20 @@ def _mentions_tool(text: str, tools: Iterable[str]) -> bool:
     return False
 
 
-def tool_references(template: Template) -> List[str]:
-    """snake_case names the message tells the reader to call (`Call list_projects`, `` `get_item` ``)."""
+STRONG_TOOL_REF = re.compile(
+    r"(?:\b(?i:call(?:ing)?)\s+(?:the\s+)?|`)([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\))?`?(?!\s*\()"
+    r"|\b(?i:the)\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+tool\b",
+)
+
+
+def tool_references(template: Template, strong: bool = False) -> List[str]:
+    """snake_case names the message tells the reader to call (`Call list_projects`, `` `get_item` ``).
+
+    `strong` keeps only unmistakable references ("call X", "the X tool", a backticked name), for
+    AEM209, where a false reference costs a false finding.
+    """
     out: List[str] = []
-    for match in TOOL_REF.finditer(template.prose):
+    for match in (STRONG_TOOL_REF if strong else TOOL_REF).finditer(template.prose):
         name = match.group(1) or match.group(2)
         if name and name not in out:
             out.append(name)

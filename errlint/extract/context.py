@@ -22,7 +22,7 @@ TRANSIENT_TYPES = re.compile(
     r"TransportError|ProtocolError|ServerDisconnected)$"
 )
 TRANSIENT_STATUSES = {408, 425, 429, 500, 502, 503, 504}
-FIXABLE_EXCEPTIONS = {"ValueError", "TypeError", "KeyError", "IndexError", "LookupError"}
+ARGUMENT_ERROR = re.compile(r"^(ValueError|TypeError|KeyError|IndexError|LookupError)$|(Value|Argument|Param|Parameter|Input|Validation|Usage|Key|Type)Error$|^BadParameter$")
 ID_PARAM = re.compile(r"(^|_)(id|ids|key|slug|uuid|name|path|handle|ref|sha|number|code)$")
 
 
@@ -105,11 +105,15 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
             root = nodes.root_name(node)
             if root:
                 facts.names.add(root)
-    stack: List[Tuple[cst.CSTNode, bool]] = [(test, negated)]
+    stack: List[Tuple[cst.CSTNode, bool, bool]] = [(test, negated, False)]
     while stack:
-        node, neg = stack.pop()
+        node, neg, weak = stack.pop()
         if isinstance(node, cst.BooleanOperation):
-            stack.extend([(node.left, neg), (node.right, neg)])
+            # In `a != "x" and other_check(b)` the literal comparison is a side condition, not the
+            # constraint the message is about: comparisons on one subject among several are weak.
+            conjunction = isinstance(node.operator, cst.And) != neg
+            side = weak or conjunction and len({_conjunct_subject(c) for c in _flatten_bool(node)} - {""}) > 1
+            stack.extend([(node.left, neg, side), (node.right, neg, side)])
         elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
             inner = node.expression
             if isinstance(inner, (cst.Name, cst.Attribute, cst.Subscript)) and not neg:
@@ -119,9 +123,9 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
                 facts.emptiness = True
                 facts.subjects.add(nodes.root_name(inner.func))
             else:
-                stack.append((inner, not neg))
+                stack.append((inner, not neg, weak))
         elif isinstance(node, cst.Comparison):
-            _comparison(node, facts, resolve, neg)
+            _comparison(node, facts, resolve, neg, weak)
         elif isinstance(node, cst.Call):
             _call(node, facts, neg, resolve)
         elif isinstance(node, (cst.Name, cst.Attribute)):
@@ -130,12 +134,41 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
                 facts.emptiness = True
 
 
-def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str], Optional[cst.CSTNode]], neg: bool) -> None:
+def _flatten_bool(node: cst.CSTNode) -> List[cst.CSTNode]:
+    out: List[cst.CSTNode] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, cst.BooleanOperation) and type(item.operator) is type(node.operator):
+            stack.extend([item.right, item.left])
+        else:
+            out.append(item)
+    return out
+
+
+def _conjunct_subject(node: cst.CSTNode) -> str:
+    while isinstance(node, cst.UnaryOperation):
+        node = node.expression
+    if isinstance(node, cst.Comparison):
+        return _subject(node.left) if nodes.string_value(node.left) is None else _subject(node.comparisons[0].comparator)
+    if isinstance(node, cst.Call):
+        if isinstance(node.func, cst.Attribute) and not nodes.dotted(node.func).startswith(("re.", "os.")):
+            return nodes.root_name(node.func.value)
+        args = nodes.positional_args(node)
+        return _subject(args[-1]) if args else nodes.root_name(node.func)
+    return nodes.root_name(node)
+
+
+def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str], Optional[cst.CSTNode]], neg: bool, weak: bool = False) -> None:
     left = node.left
     for target in node.comparisons:
         op = target.operator
         right = target.comparator
         subject = _subject(left)
+        if weak and isinstance(op, (cst.In, cst.NotIn, cst.Equal, cst.NotEqual)):
+            facts.subjects.add(subject if nodes.string_value(left) is None else _subject(right))
+            left = right
+            continue
         if isinstance(op, (cst.In, cst.NotIn)):
             fails_outside = isinstance(op, cst.NotIn) != neg
             if isinstance(left, cst.SimpleString) and nodes.literal_values(right) is None:
@@ -175,6 +208,8 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             elif nodes.string_value(right) == "" or status == 0 and _is_len(left):
                 facts.emptiness = True
                 facts.subjects.add(subject)
+            elif _is_len(left):
+                facts.subjects.add(subject)  # a count, not a value from a set of allowed ones
             else:
                 facts.subjects.add(subject)
                 literal = nodes.string_value(right)
@@ -359,8 +394,9 @@ def caller_fixable(message: Message, facts: GuardFacts, resolve_local: Callable[
             return True
         if param_derived(function, resolve_local, set(handler.try_reads)):
             return True
-    if strict or message.extra.get("constructor"):
+    if strict or message.extra.get("constructor") or not ARGUMENT_ERROR.search(message.callee.rsplit(".", 1)[-1]):
         return False
+    # a ValueError/TypeError/KeyError about an argument: the message echoes the caller's value
     echoed = {name.split(".", 1)[0] for t in message.templates for h in t.placeholders for name in h.names}
     return bool(param_derived(function, resolve_local, echoed - {"self", "cls"}))
 

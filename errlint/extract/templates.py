@@ -49,6 +49,7 @@ SECRET_NAME = re.compile(
 )
 SECRET_ALLOW = re.compile(
     r"(_count|_limit|_len|_length|_type|_name|_budget|_used|_url|_uri|_path|_file|_dir|_env|_var|_header|_field|"
+    r"_endpoint|_use|_format|_claim|_scopes?|_method|_mode|_status|_version|(?<!session)_id|_ids|_exists|_required|"
     r"_id_?name|_kind|_scheme|_expiry|_expires(_at)?|_ttl|_hint|_prefix|_suffix|_mask(ed)?|_masked|_preview)$"
     r"|^(max_|min_|num_|n_|has_|is_|use_|needs?_|requires?_|missing_|no_|valid_)"
     r"|(^|_)(page|next|continuation|pagination|sync|cursor)_token($|_)"
@@ -70,7 +71,7 @@ BOUNDED_ANNOTATION = re.compile(
     r"datetime\.\w+|Path|PurePath|pathlib\.Path|Literal\[.*\]|[A-Z]\w*(Enum|Kind|Type|Mode|Status|State|Level))"
     r"(\])?(\s*\|\s*None)?$"
 )
-UNBOUNDED_ANNOTATION = re.compile(r"^(Optional\[)?(dict|list|set|frozenset|tuple|Dict|List|Set|Mapping|Sequence|Iterable|Any|bytes|BaseModel|Model)\b")
+UNBOUNDED_ANNOTATION = re.compile(r"^(Optional\[)?(dict|list|set|frozenset|tuple|Dict|List|Set|Mapping|Sequence|Iterable|bytes|BaseModel|Model)\b")
 SCHEMA_NAME = re.compile(r"(^|_)(schema|schemas|spec|specs|openapi|definition|definitions|inputschema)$")
 UNBOUNDED_CALLS = {
     "json.dumps", "json.dump", "pprint.pformat", "pformat", "yaml.dump", "yaml.safe_dump", "vars", "locals",
@@ -85,7 +86,9 @@ TRACEBACK_CALLS = {
     "traceback.format_exc", "traceback.format_exception", "traceback.format_tb", "traceback.format_stack",
     "traceback.print_exc", "traceback.format_exception_only",
 }
-HOME_CALLS = {"os.path.expanduser", "os.getcwd", "os.getcwdb", "pathlib.Path.home", "pathlib.Path.cwd", "Path.home", "Path.cwd", "os.path.abspath", "os.path.realpath"}
+# Calls whose result is under the account's home directory or the server's working directory. A
+# resolved user-given path (`Path(p).resolve()`) is not: it is the value the caller sent.
+HOME_CALLS = {"os.path.expanduser", "os.getcwd", "os.getcwdb", "pathlib.Path.home", "pathlib.Path.cwd", "Path.home", "Path.cwd"}
 ENV_NAMES = {"os.environ", "os.environ.copy", "environ", "os.environ.items"}
 HEADER_ATTRS = {"headers"}
 VALIDATION_TYPES = ("ValidationError", "ValidationErrors", "SchemaError", "JSONSchemaValidationError")
@@ -360,7 +363,9 @@ class TemplateBuilder:
                 return frozenset({BOUNDED, COLLECTION}), ""
             return frozenset({UNBOUNDED}), ""
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
-            return frozenset({UNBOUNDED}), ""
+            element = expr.elt if not isinstance(expr, cst.DictComp) else expr.value
+            inner, detail = self.classify(element, depth + 1)
+            return (frozenset({UNBOUNDED}), detail) if inner & {UNBOUNDED, SECRET, ENV_DUMP} else (frozenset({UNKNOWN}), "")
         if isinstance(expr, cst.Name):
             return self._classify_name(expr, depth)
         if isinstance(expr, cst.Attribute):
@@ -547,7 +552,7 @@ class TemplateBuilder:
             return frozenset({TRACEBACK, UNBOUNDED}), code
         if qualified in HOME_CALLS or (short in ("home", "cwd") and nodes.dotted(func).endswith(("Path.home", "Path.cwd"))):
             return frozenset({HOME_PATH}), code
-        if short in ("expanduser", "getcwd", "abspath", "resolve", "absolute") or qualified.endswith(("path.expanduser",)):
+        if short in ("expanduser", "getcwd", "getcwdb") or qualified.endswith(("path.expanduser",)):
             return frozenset({HOME_PATH}), code
         if short == "join" and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute) and nodes.dotted(func.value) in ("os.path", "posixpath", "ntpath"):
             kinds: Set[str] = set()
@@ -586,6 +591,8 @@ class TemplateBuilder:
             inner, detail = self.classify(first, depth + 1) if first is not None else (frozenset(), "")
             if inner & {COLLECTION}:
                 return inner, detail
+            if first is not None and nodes.last_name(first).isupper():
+                return frozenset({BOUNDED, COLLECTION}), ""  # list(SUPPORTED_VERSIONS): a constant
             return frozenset({UNBOUNDED} | (inner & {ENV_DUMP, SECRET, VALIDATION, SCHEMA})), code
         if short == "join" and isinstance(func, cst.Attribute) and nodes.string_value(func.value) is not None:
             separator = nodes.string_value(func.value) or ""

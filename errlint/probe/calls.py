@@ -1,0 +1,627 @@
+"""From a tool's `inputSchema` to the calls `errlint probe` makes (pure functions, no I/O).
+
+A tool is the plain dict of its `tools/list` entry with MCP wire names (`name`, `inputSchema`,
+`annotations.destructiveHint`, ...). `plan_calls(tool)` returns at most one `ProbeCall` per kind that
+applies to the tool, in `KINDS` order:
+
+malformed (the arguments break the schema; a success reply is AEM601 error-returned-as-success):
+  wrong-type, enum, format, range, missing-required, unknown-argument (malformed only when the schema
+  says `additionalProperties: false`), max-length;
+type-valid but wrong (they pass framework validation, so they reach the tool's own error paths):
+  unknown-id, near-miss, empty-string, outside-root.
+
+Each call starts from `base_arguments(schema)` (a plausible valid value for every required argument)
+and changes one argument. Only top-level properties are probed; `$ref`s into `$defs`/`definitions`
+and `Optional[...]` unions (`anyOf` with `null`) are followed.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+try:  # Python 3.11+ keeps the regex parser here; `sre_parse` is a deprecated alias of it
+    from re import _parser as _sre_parse  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - Python < 3.11
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
+MALFORMED_KINDS = ("wrong-type", "enum", "format", "range", "missing-required", "unknown-argument", "max-length")
+WRONG_VALUE_KINDS = ("unknown-id", "near-miss", "empty-string", "outside-root")
+KINDS = MALFORMED_KINDS + WRONG_VALUE_KINDS
+"""Every call kind, in the order calls are planned and reported."""
+
+UNKNOWN_ARGUMENT = "errlint_probe_unknown"
+"""The name of the extra argument sent by the unknown-argument call."""
+
+OUTSIDE_ROOT = "/errlint-probe-outside-roots/missing.txt"
+"""A path outside any root a server could plausibly serve (absolute, and it does not exist)."""
+
+MAX_LENGTH_LIMIT = 20000
+"""max-length calls are only made for `maxLength` up to this many characters (the value sent is one longer)."""
+
+_VALID_FORMATS = {
+    "uuid": "123e4567-e89b-42d3-a456-426614174000",
+    "date": "2025-01-15",
+    "date-time": "2025-01-15T12:00:00Z",
+    "time": "12:00:00Z",
+    "email": "probe@example.com",
+    "idn-email": "probe@example.com",
+    "uri": "https://example.com/",
+    "url": "https://example.com/",
+    "iri": "https://example.com/",
+    "uri-reference": "https://example.com/",
+    "hostname": "example.com",
+    "ipv4": "192.0.2.1",
+    "ipv6": "2001:db8::1",
+    "duration": "P1D",
+}
+_BAD_FORMATS = {
+    "uuid": "not-a-uuid",
+    "date": "2025-13-45",
+    "date-time": "2025-13-45T99:00:00",
+    "time": "25:61:00",
+    "email": "not-an-email",
+    "idn-email": "not-an-email",
+    "uri": "not a uri",
+    "url": "not a url",
+    "iri": "not a uri",
+    "uri-reference": "not a uri",
+    "hostname": "-not-a-host-",
+    "ipv4": "999.1.1.1",
+    "ipv6": "not-an-ipv6",
+    "duration": "one day",
+}
+_MISSING_UUID = "ffffffff-ffff-4fff-bfff-ffffffffffff"
+_MISSING_ID = "errlint-missing-id-0000"
+_MISSING_INT_ID = 987654321
+
+_ID_NAME = re.compile(r"(?:^|_)(?:id|ids|uuid|guid|key|slug)$|[a-z0-9](?:Id|ID|Ids|Uuid|Key|Slug)$", re.I)
+_PATH_NAME = re.compile(r"(?:^|_)(?:path|paths|file|files|filename|filepath|dir|directory|folder|root|cwd)$|[a-z](?:Path|File|Dir|Directory|Folder)$")
+_DOCUMENTED = re.compile(r"`([\w.:/-]{1,40})`|'([\w.:/-]{1,40})'|\"([\w.:/-]{1,40})\"")
+_ONE_OF = re.compile(r"\bone of\s*:?\s*([\w.:/-]+(?:\s*(?:,|\bor\b|\|)\s*[\w.:/-]+)+)", re.I)
+
+
+@dataclass(frozen=True)
+class ProbeCall:
+    """One `tools/call` to make.
+
+    `kind` is one of `KINDS`; `argument` the argument the call gets wrong ("" when none, e.g. an
+    unknown-argument call names the extra argument); `arguments` the full JSON arguments object;
+    `malformed` is True when the arguments break the tool's inputSchema (so a success reply is
+    itself a defect); `sent` a short description of the bad value for messages ("status='Open'").
+    """
+
+    tool: str
+    kind: str
+    argument: str
+    arguments: Dict[str, Any] = field(hash=False, compare=False)
+    malformed: bool
+    sent: str
+
+    def label(self) -> str:
+        """`kind argument=value` for diagnostics and the summary, e.g. "wrong-type project_id=12345"."""
+        return f"{self.kind} {self.sent}" if self.sent else self.kind
+
+
+# ---------------------------------------------------------------------------------------------
+# tool selection
+
+
+def annotation(tool: Dict[str, Any], key: str) -> Optional[bool]:
+    """A tool's `annotations[key]` (`destructiveHint`, `readOnlyHint`, ...) as True/False, or None when unset."""
+    annotations = tool.get("annotations") or {}
+    value = annotations.get(key)
+    return value if isinstance(value, bool) else None
+
+
+def select_tools(tools: Sequence[Dict[str, Any]], only: Sequence[str] = (), exclude: Sequence[str] = (),
+                 include_destructive: bool = False, read_only_only: bool = False) -> Tuple[List[Dict[str, Any]], Dict[str, str]]:
+    """Split listed tools into those to probe and those skipped, with the reason for each skip.
+
+    `only` (from `--tools`) keeps just those names; `exclude` drops names. Tools annotated
+    `destructiveHint: true` are skipped unless `include_destructive`; with `read_only_only`, tools not
+    annotated `readOnlyHint: true` are skipped too (again unless `include_destructive`). Returns
+    (tools to probe in listing order, {tool name: reason it was skipped}). Names in `only`/`exclude`
+    that the server does not list are the caller's to report (see `unknown_names`).
+    """
+    keep: List[Dict[str, Any]] = []
+    skipped: Dict[str, str] = {}
+    for tool in tools:
+        name = tool.get("name", "")
+        if only and name not in only:
+            skipped[name] = "not in --tools"
+        elif name in exclude:
+            skipped[name] = "in --exclude-tools"
+        elif not include_destructive and annotation(tool, "destructiveHint") is True:
+            skipped[name] = "annotated destructiveHint: true; pass --include-destructive to call it"
+        elif not include_destructive and read_only_only and annotation(tool, "readOnlyHint") is not True:
+            skipped[name] = "not annotated readOnlyHint: true (--read-only-only); pass --include-destructive to call it"
+        else:
+            keep.append(tool)
+    return keep, skipped
+
+
+def unknown_names(tools: Sequence[Dict[str, Any]], names: Iterable[str]) -> List[str]:
+    """The names in `names` that no listed tool has, in the given order."""
+    listed = {t.get("name") for t in tools}
+    return [n for n in names if n not in listed]
+
+
+# ---------------------------------------------------------------------------------------------
+# schema helpers
+
+
+def _resolve(schema: Any, root: Dict[str, Any], depth: int = 0) -> Dict[str, Any]:
+    """Follow a local `$ref` and unwrap `Optional[X]` (anyOf/oneOf with one non-null branch) and a
+    single-entry `allOf`; outer keys (description, default, ...) are kept over the inner schema's."""
+    if not isinstance(schema, dict) or depth > 20:
+        return {}
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) else {}
+        inner = _resolve(target, root, depth + 1)
+        return {**inner, **{k: v for k, v in schema.items() if k != "$ref"}}
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list):
+            real = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
+            if len(real) == 1:
+                inner = _resolve(real[0], root, depth + 1)
+                outer = {k: v for k, v in schema.items() if k != key}
+                return {**inner, **outer}
+    all_of = schema.get("allOf")
+    if isinstance(all_of, list) and len(all_of) == 1:
+        inner = _resolve(all_of[0], root, depth + 1)
+        return {**inner, **{k: v for k, v in schema.items() if k != "allOf"}}
+    return schema
+
+
+def json_types(prop: Dict[str, Any], root: Dict[str, Any]) -> Set[str]:
+    """The JSON types a (resolved) property schema allows; empty when the schema does not say."""
+    out: Set[str] = set()
+    declared = prop.get("type")
+    if isinstance(declared, str):
+        out.add(declared)
+    elif isinstance(declared, list):
+        out.update(t for t in declared if isinstance(t, str))
+    for key in ("anyOf", "oneOf"):
+        for branch in prop.get(key) or []:
+            out |= json_types(_resolve(branch, root), root)
+    values = enum_values(prop)
+    if not out and values:
+        out.update(_type_of(v) for v in values)
+    return out
+
+
+def _type_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _allows(types: Set[str], value: Any) -> bool:
+    t = _type_of(value)
+    return t in types or (t == "integer" and "number" in types)
+
+
+def enum_values(prop: Dict[str, Any]) -> List[Any]:
+    """Allowed values from `enum`, `const` or an anyOf/oneOf of consts; [] when not enumerated."""
+    if isinstance(prop.get("enum"), list):
+        return list(prop["enum"])
+    if "const" in prop:
+        return [prop["const"]]
+    for key in ("anyOf", "oneOf"):
+        branches = prop.get(key)
+        if isinstance(branches, list) and branches and all(isinstance(b, dict) and ("const" in b or "enum" in b) for b in branches):
+            out: List[Any] = []
+            for b in branches:
+                out.extend(b["enum"] if "enum" in b else [b["const"]])
+            return out
+    return []
+
+
+def documented_values(prop: Dict[str, Any]) -> List[str]:
+    """String values a property documents without an enum: its default and examples, then values
+    quoted in its description (`x`, 'x', "x") or listed after "one of"."""
+    out: List[str] = []
+    if isinstance(prop.get("default"), str) and prop["default"]:
+        out.append(prop["default"])
+    for example in prop.get("examples") or []:
+        if isinstance(example, str) and example:
+            out.append(example)
+    description = prop.get("description") or ""
+    if isinstance(description, str):
+        for match in _DOCUMENTED.finditer(description):
+            out.append(next(g for g in match.groups() if g))
+        for match in _ONE_OF.finditer(description):
+            out.extend(v for v in re.split(r"\s*(?:,|\bor\b|\|)\s*", match.group(1)) if v)
+    seen: List[str] = []
+    for value in out:
+        if value not in seen:
+            seen.append(value)
+    return seen
+
+
+def near_miss(value: str, avoid: Iterable[Any] = ()) -> str:
+    """A plausible typo of `value` that is not in `avoid`: `_`<->`-` swapped, else the case changed,
+    else an "s" appended ("needs_review" -> "needs-review", "open" -> "Open")."""
+    taken = {a for a in avoid if isinstance(a, str)} | {value}
+    candidates = []
+    if "_" in value:
+        candidates.append(value.replace("_", "-"))
+    if "-" in value:
+        candidates.append(value.replace("-", "_"))
+    candidates += [value.capitalize(), value.lower(), value.upper(), value + "s", value + "x"]
+    for candidate in candidates:
+        if candidate not in taken:
+            return candidate
+    return value + "-x"
+
+
+def _pattern_matches(pattern: str, value: str) -> Optional[bool]:
+    try:
+        return re.search(pattern, value) is not None
+    except re.error:
+        return None
+
+
+def pattern_example(pattern: str, high: bool = False) -> Optional[str]:
+    """A string that matches the JSON-Schema `pattern` (searched, as JSON Schema does), or None when
+    the pattern uses constructs this generator does not handle. `high` picks the last character of
+    each class and longer repeats ("ISS-999999999" for `^ISS-[0-9]+$`), for ids unlikely to exist."""
+    try:
+        parsed = _sre_parse.parse(pattern)
+        text = _generate(list(parsed), high)
+    except Exception:  # unsupported construct or a pattern Python cannot parse
+        return None
+    return text if _pattern_matches(pattern, text) else None
+
+
+class _Unsupported(Exception):
+    """A regex construct `pattern_example` does not generate (caught there; never leaves the module)."""
+
+
+def _generate(items: list, high: bool) -> str:
+    c = _sre_parse
+    out: List[str] = []
+    for op, av in items:
+        if op is c.LITERAL:
+            out.append(chr(av))
+        elif op is c.NOT_LITERAL:
+            out.append("x" if chr(av) != "x" else "y")
+        elif op is c.ANY:
+            out.append("x")
+        elif op is c.IN:
+            out.append(_pick_in(av, high))
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) or str(op) == "POSSESSIVE_REPEAT":
+            lo, hi, sub = av
+            n = (max(lo, 9) if hi == c.MAXREPEAT else min(hi, max(lo, 9))) if high else lo
+            out.append(_generate(list(sub), high) * n)
+        elif op is c.SUBPATTERN:
+            out.append(_generate(list(av[-1]), high))
+        elif str(op) == "ATOMIC_GROUP":
+            out.append(_generate(list(av), high))
+        elif op is c.BRANCH:
+            out.append(_generate(list(av[1][0]), high))
+        elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            continue
+        else:
+            raise _Unsupported(op)
+    return "".join(out)
+
+
+_CATEGORY_CHARS = {"CATEGORY_DIGIT": "19", "CATEGORY_WORD": "az", "CATEGORY_SPACE": "  ", "CATEGORY_NOT_DIGIT": "xx",
+                   "CATEGORY_NOT_WORD": "--", "CATEGORY_NOT_SPACE": "xx"}
+
+
+def _pick_in(items: list, high: bool) -> str:
+    c = _sre_parse
+    if items and items[0][0] is c.NEGATE:
+        banned = _sre_parse_set(items[1:])
+        for ch in "x0a-_Z9":
+            if ch not in banned:
+                return ch
+        raise _Unsupported(items[:1])
+    choices: List[str] = []
+    for op, av in items:
+        if op is c.LITERAL:
+            choices.append(chr(av))
+        elif op is c.RANGE:
+            choices.append(chr(av[1] if high else av[0]))
+        elif op is c.CATEGORY:
+            pair = _CATEGORY_CHARS.get(str(av))
+            if pair is None:
+                raise _Unsupported(av)
+            choices.append(pair[1] if high else pair[0])
+        else:
+            raise _Unsupported(op)
+    if not choices:
+        raise _Unsupported(items[:1])
+    return choices[-1] if high else choices[0]
+
+
+def _sre_parse_set(items: list) -> Set[str]:
+    c = _sre_parse
+    out: Set[str] = set()
+    for op, av in items:
+        if op is c.LITERAL:
+            out.add(chr(av))
+        elif op is c.RANGE:
+            out.update(chr(i) for i in range(av[0], min(av[1], av[0] + 256) + 1))
+        elif op is c.CATEGORY:
+            name = str(av)
+            if name == "CATEGORY_DIGIT":
+                out.update("0123456789")
+            elif name == "CATEGORY_WORD":
+                out.update("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+            elif name == "CATEGORY_SPACE":
+                out.update(" \t\n\r\f\v")
+    return out
+
+
+def _bounds(prop: Dict[str, Any]) -> Tuple[Optional[float], Optional[float]]:
+    """Inclusive (low, high) bounds of a numeric schema for integers (exclusive bounds moved by 1)."""
+    lo = prop.get("minimum")
+    hi = prop.get("maximum")
+    ex_lo = prop.get("exclusiveMinimum")
+    ex_hi = prop.get("exclusiveMaximum")
+    if ex_lo is True and _is_number(lo):  # draft 4: boolean exclusiveMinimum qualifies `minimum`
+        lo = lo + 1
+    elif _is_number(ex_lo):
+        lo = ex_lo + 1 if not _is_number(lo) or ex_lo + 1 > lo else lo
+    if ex_hi is True and _is_number(hi):
+        hi = hi - 1
+    elif _is_number(ex_hi):
+        hi = ex_hi - 1 if not _is_number(hi) or ex_hi - 1 < hi else hi
+    return (lo if _is_number(lo) else None), (hi if _is_number(hi) else None)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _fit_length(text: str, prop: Dict[str, Any]) -> str:
+    low = prop.get("minLength")
+    high = prop.get("maxLength")
+    if isinstance(low, int) and len(text) < low:
+        text = text + "x" * (low - len(text))
+    if isinstance(high, int) and len(text) > high:
+        text = text[:high]
+    return text
+
+
+def valid_value(prop: Dict[str, Any], root: Dict[str, Any], name: str = "", depth: int = 0) -> Any:
+    """A plausible value that satisfies a property schema: its const, first enum value, default or
+    example, else one built from its type, format, pattern, bounds and length limits."""
+    prop = _resolve(prop, root)
+    values = enum_values(prop)
+    if values:
+        return copy.deepcopy(values[0])
+    if "default" in prop and prop["default"] is not None:
+        return copy.deepcopy(prop["default"])
+    examples = prop.get("examples")
+    if isinstance(examples, list) and examples:
+        return copy.deepcopy(examples[0])
+    types = json_types(prop, root)
+    if not types:
+        for key in ("anyOf", "oneOf"):
+            if prop.get(key):
+                return valid_value(prop[key][0], root, name, depth + 1)
+        return "example"
+    for t in ("string", "integer", "number", "boolean", "array", "object", "null"):
+        if t not in types:
+            continue
+        if t == "string":
+            return _valid_string(prop)
+        if t in ("integer", "number"):
+            lo, hi = _bounds(prop)
+            value = lo if lo is not None else (hi if hi is not None and hi < 1 else 1)
+            return int(value) if t == "integer" else value
+        if t == "boolean":
+            return False
+        if t == "array":
+            count = prop.get("minItems") if isinstance(prop.get("minItems"), int) else 0
+            if count and depth < 5:
+                return [valid_value(prop.get("items") or {}, root, name, depth + 1) for _ in range(count)]
+            return []
+        if t == "object":
+            if depth >= 5:
+                return {}
+            props = prop.get("properties") or {}
+            return {k: valid_value(props.get(k) or {}, root, k, depth + 1) for k in prop.get("required") or [] if isinstance(k, str)}
+        return None
+    return "example"
+
+
+def _valid_string(prop: Dict[str, Any]) -> str:
+    fmt = prop.get("format")
+    if isinstance(fmt, str) and fmt in _VALID_FORMATS:
+        return _VALID_FORMATS[fmt]
+    pattern = prop.get("pattern")
+    if isinstance(pattern, str):
+        example = pattern_example(pattern)
+        if example is not None:
+            return example
+    return _fit_length("example", prop)
+
+
+def base_arguments(schema: Dict[str, Any]) -> Dict[str, Any]:
+    """A plausible valid value for every required argument of an inputSchema (others left out)."""
+    props = schema.get("properties") or {}
+    out: Dict[str, Any] = {}
+    for name in schema.get("required") or []:
+        if isinstance(name, str):
+            out[name] = valid_value(props.get(name) or {}, schema, name)
+    return out
+
+
+def _properties(schema: Dict[str, Any]) -> List[Tuple[str, Dict[str, Any], bool]]:
+    """(name, resolved schema, required) for each top-level property, required ones first."""
+    props = schema.get("properties") or {}
+    required = [r for r in schema.get("required") or [] if isinstance(r, str)]
+    names = [n for n in required if n in props] + [n for n in props if n not in required]
+    return [(n, _resolve(props[n], schema), n in required) for n in names if isinstance(props[n], dict)]
+
+
+def _short(value: Any, width: int = 40) -> str:
+    if isinstance(value, str) and len(value) > width:
+        return repr(value[:12]) + f"…({len(value)} chars)"
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+# ---------------------------------------------------------------------------------------------
+# the calls
+
+
+def _wrong_type(types: Set[str]) -> Optional[Any]:
+    preferred = {"string": 12345, "integer": "not-a-number", "number": "not-a-number", "boolean": "not-a-boolean",
+                 "array": "not-a-list", "object": "not-an-object"}
+    candidates = [preferred[t] for t in ("string", "integer", "number", "boolean", "array", "object") if t in types]
+    candidates += ["not-a-number", 12345, True, ["errlint-probe"], {"errlint": "probe"}]
+    for value in candidates:
+        if not _allows(types, value):
+            return value
+    return None
+
+
+def _out_of_range(prop: Dict[str, Any]) -> Optional[Any]:
+    integer = "integer" in (prop.get("type") if isinstance(prop.get("type"), list) else [prop.get("type")])
+    step = 1 if integer else 0.5
+    for key, sign in (("exclusiveMaximum", 0), ("maximum", 1), ("exclusiveMinimum", 0), ("minimum", -1)):
+        bound = prop.get(key)
+        if key.startswith("exclusive") and bound is True:  # draft 4
+            inner = prop.get("maximum" if key == "exclusiveMaximum" else "minimum")
+            if _is_number(inner):
+                return inner
+            continue
+        if _is_number(bound):
+            return bound + sign * step if sign else bound
+    return None
+
+
+def _bad_format(prop: Dict[str, Any]) -> Optional[str]:
+    fmt = prop.get("format")
+    if isinstance(fmt, str) and fmt in _BAD_FORMATS:
+        return _BAD_FORMATS[fmt]
+    pattern = prop.get("pattern")
+    if isinstance(pattern, str):
+        for candidate in ("!!not-valid!!", "not valid", "0", "x", ""):
+            if _pattern_matches(pattern, candidate) is False:
+                return candidate
+    return None
+
+
+def _missing_id(prop: Dict[str, Any], types: Set[str]) -> Optional[Any]:
+    if "string" in types:
+        if prop.get("format") == "uuid":
+            return _MISSING_UUID
+        pattern = prop.get("pattern")
+        if isinstance(pattern, str):
+            return pattern_example(pattern, high=True)
+        if prop.get("format") in _VALID_FORMATS:
+            return None
+        return _fit_length(_MISSING_ID, prop)
+    if "integer" in types or "number" in types:
+        lo, hi = _bounds(prop)
+        value = _MISSING_INT_ID if hi is None else hi
+        return value if lo is None or value >= lo else None
+    return None
+
+
+def _empty_is_malformed(prop: Dict[str, Any]) -> bool:
+    if isinstance(prop.get("minLength"), int) and prop["minLength"] >= 1:
+        return True
+    if prop.get("format") in _BAD_FORMATS:
+        return True
+    pattern = prop.get("pattern")
+    return isinstance(pattern, str) and _pattern_matches(pattern, "") is False
+
+
+def plan_calls(tool: Dict[str, Any]) -> List[ProbeCall]:
+    """At most one call per kind that applies to `tool`, in `KINDS` order (see the module docstring).
+
+    For each kind the first fitting argument is used, required arguments before optional ones; tools
+    without an object inputSchema still get the unknown-argument call.
+    """
+    name = str(tool.get("name", ""))
+    schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
+    base = base_arguments(schema)
+    props = _properties(schema)
+    closed = schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False
+    calls: List[ProbeCall] = []
+
+    def add(kind: str, argument: str, value: Any, malformed: bool, drop: bool = False) -> None:
+        arguments = copy.deepcopy(base)
+        if drop:
+            arguments.pop(argument, None)
+            sent = f"{argument} left out"
+        else:
+            arguments[argument] = value
+            sent = f"{argument}={_short(value)}"
+        calls.append(ProbeCall(name, kind, argument, arguments, malformed, sent))
+
+    def first(test) -> Optional[Tuple[str, Dict[str, Any], Any]]:
+        for prop_name, prop, _required in props:
+            value = test(prop_name, prop)
+            if value is not None:
+                return prop_name, prop, value
+        return None
+
+    # malformed kinds
+    found = first(lambda n, p: _wrong_type(json_types(p, schema)) if json_types(p, schema) else None)
+    if found:
+        add("wrong-type", found[0], found[2], True)
+    found = first(lambda n, p: near_miss(str(next(v for v in enum_values(p) if isinstance(v, str))), enum_values(p))
+                  if any(isinstance(v, str) for v in enum_values(p)) else None)
+    if found:
+        add("enum", found[0], found[2], True)
+    found = first(lambda n, p: _bad_format(p) if "string" in json_types(p, schema) and not enum_values(p) else None)
+    if found:
+        add("format", found[0], found[2], True)
+    found = first(lambda n, p: _out_of_range(p) if json_types(p, schema) & {"integer", "number"} else None)
+    if found:
+        add("range", found[0], found[2], True)
+    required = [n for n, _p, r in props if r]
+    if required:
+        add("missing-required", required[0], None, True, drop=True)
+    extra = UNKNOWN_ARGUMENT if UNKNOWN_ARGUMENT not in (schema.get("properties") or {}) else UNKNOWN_ARGUMENT + "_2"
+    add("unknown-argument", extra, "x", closed)
+    found = first(lambda n, p: "x" * (p["maxLength"] + 1)
+                  if isinstance(p.get("maxLength"), int) and 0 <= p["maxLength"] < MAX_LENGTH_LIMIT and "string" in json_types(p, schema) else None)
+    if found:
+        add("max-length", found[0], found[2], True)
+
+    # type-valid but wrong
+    found = first(lambda n, p: _missing_id(p, json_types(p, schema))
+                  if not enum_values(p) and (_ID_NAME.search(n) or p.get("format") == "uuid") else None)
+    if found:
+        add("unknown-id", found[0], found[2], False)
+    found = first(lambda n, p: near_miss(documented_values(p)[0], documented_values(p))
+                  if "string" in json_types(p, schema) and not enum_values(p) and documented_values(p) else None)
+    if found:
+        prop = found[1]
+        pattern = prop.get("pattern")
+        add("near-miss", found[0], found[2], isinstance(pattern, str) and _pattern_matches(pattern, found[2]) is False)
+    plain = [(n, p) for n, p, _r in props if "string" in json_types(p, schema) and not enum_values(p)]
+    plain.sort(key=lambda item: _empty_is_malformed(item[1]))  # prefer arguments where "" is schema-valid
+    if plain:
+        add("empty-string", plain[0][0], "", _empty_is_malformed(plain[0][1]))
+    found = first(lambda n, p: (("file://" + OUTSIDE_ROOT) if p.get("format") in ("uri", "uri-reference", "iri") else OUTSIDE_ROOT)
+                  if "string" in json_types(p, schema) and not enum_values(p) and _PATH_NAME.search(n) else None)
+    if found:
+        add("outside-root", found[0], found[2], False)
+    return calls
