@@ -369,14 +369,18 @@ class UnboundedAllowedList(Rule):
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         limit = self.options["max-listed-values"]
         for template in message.templates:
+            allowed_list = ALLOWED_LIST.search(template.prose)
             for holder in template.placeholders:
-                if holder.has(COLLECTION) and holder.has(UNBOUNDED):
+                if holder.has(COLLECTION) and holder.has(UNBOUNDED) and allowed_list:
                     yield self.finding(message, f"`{_short(holder.expr)}` lists a collection that can grow without bound", "Show the first few values and name the listing tool, e.g. \"…and N more; call list_x\".")
                     return
             listed = _longest_list(template.literal)
             if listed > limit:
                 yield self.finding(message, f"the message lists {listed} values (limit {limit})", "Show the first few values and name the listing tool.")
                 return
+
+
+ALLOWED_LIST = re.compile(r"\b(one of|valid|allowed|available|supported|accepted|possible|choices|options|known|expected|try)\b", re.I)
 
 
 def _longest_list(text: str) -> int:

@@ -13,6 +13,7 @@ from .base import FileContext, Rule, complete_templates, mostly_non_english, quo
 from .signals import Signals, identifiers, value_placeholders
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
+JSONRPC_STANDARD = re.compile(r"^\s*(Parse error|Invalid Request|Method not found|Invalid params|Internal error)\.?\s*$", re.I)
 SHORT_FAILURE = re.compile(r"^\W*(?:[A-Za-z][\w-]*\W+){0,2}(?:failed|error|failure|exception|problem)\W*$", re.I)
 SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 
@@ -128,7 +129,7 @@ class GenericFailureMessage(Rule):
                         f'Pass a message, e.g. {message.callee.rsplit(".", 1)[-1]}(f"{operation_hint(message)}: <cause>. <next step>")',
                     )
                 return
-            phrase = self._generic(template, sig)
+            phrase = self._generic(template, sig, message)
             if phrase is None:
                 continue
             yield self.finding(
@@ -138,8 +139,10 @@ class GenericFailureMessage(Rule):
             )
             return
 
-    def _generic(self, template: Template, sig: Signals) -> Optional[str]:
+    def _generic(self, template: Template, sig: Signals, message: Optional[Message] = None) -> Optional[str]:
         prose = template.prose
+        if message is not None and message.sink == "protocol-error" and JSONRPC_STANDARD.match(template.literal):
+            return None  # the JSON-RPC spec's own message for the code; `data` carries the detail
         if not template.literal.strip() or mostly_non_english(prose):
             return None
         hits = sig.generic_hits(prose)

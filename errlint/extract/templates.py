@@ -593,7 +593,9 @@ class TemplateBuilder:
                 return inner, detail
             if first is not None and nodes.last_name(first).isupper():
                 return frozenset({BOUNDED, COLLECTION}), ""  # list(SUPPORTED_VERSIONS): a constant
-            return frozenset({UNBOUNDED} | (inner & {ENV_DUMP, SECRET, VALIDATION, SCHEMA})), code
+            if inner & {UNBOUNDED, ENV_DUMP, VALIDATION, SCHEMA}:
+                return frozenset({UNBOUNDED} | (inner & {ENV_DUMP, SECRET, VALIDATION, SCHEMA})), code
+            return frozenset({COLLECTION, UNKNOWN}), ""  # a computed list of names: size unknown, not a dump
         if short == "join" and isinstance(func, cst.Attribute) and nodes.string_value(func.value) is not None:
             separator = nodes.string_value(func.value) or ""
             if first is not None and not re.search(r"[,\n|;]|\bor\b|\band\b", separator):
@@ -645,7 +647,9 @@ class TemplateBuilder:
                 return base, detail
             if method == "iter_errors":
                 return frozenset({VALIDATION, UNBOUNDED}), code
-            if method in ("split", "splitlines", "items", "keys", "values"):
+            if method == "keys":
+                return frozenset({COLLECTION, UNKNOWN}), ""  # the names, not the (maybe secret) values
+            if method in ("split", "splitlines", "items", "values"):
                 return base, detail
         if short in ("now", "utcnow", "today", "time", "monotonic", "perf_counter", "uuid4", "getpid"):
             return frozenset({BOUNDED}), ""
