@@ -68,6 +68,7 @@ class Settings:
     state_vocabulary: Tuple[str, ...] = ("fix_args", "retry", "wrong_state", "needs_user", "stop")
     project_root: str = ""
     config_path: str = ""
+    project_is_repo: bool = False
 
     def options_for(self, code: str) -> Dict[str, Any]:
         """Options for one rule: global keys mapped to the rule, then `[tool.errlint.rules.CODE]`."""
@@ -144,12 +145,14 @@ def _has_errlint_table(path: Path) -> bool:
 
 
 def load_settings(config: Optional[Path], root_hint: Optional[Path] = None) -> Settings:
-    """Settings from `config` (None: defaults with `project_root` = `root_hint`). Raises ConfigError."""
+    """Settings from `config`; with no config, defaults whose project root is the enclosing git
+    checkout of `root_hint` (or `root_hint` itself outside git). Raises ConfigError."""
     if config is None:
         root = (root_hint or Path.cwd()).resolve()
         if root.is_file():
             root = root.parent
-        return replace(Settings(), project_root=str(root))
+        repo = next((d for d in [root, *root.parents] if (d / ".git").exists()), None)
+        return replace(Settings(), project_root=str(repo or root), project_is_repo=repo is not None)
     try:
         text = config.read_bytes().decode("utf-8")
         doc = tomllib.loads(text)

@@ -79,12 +79,16 @@ def build_run(settings: Settings, selection: Selection, registry_files: Sequence
     return run, reasons
 
 
+REGISTRY_TREE_LIMIT = 20_000
+
+
 def registry_files(settings: Settings, files: Sequence[Path]) -> List[Path]:
-    """The files whose tools make up the registry: the whole project tree when a config anchors the
-    project (so pre-commit batches see the same registry), else the files being checked."""
-    if settings.config_path and settings.project_root:
+    """The files whose tools make up the registry: the whole project tree when a config or a git
+    checkout anchors the project (so pre-commit's batches all see the same registry), else the
+    files being checked."""
+    if (settings.config_path or settings.project_is_repo) and settings.project_root:
         tree = discover([settings.project_root], settings).files
-        if len(tree) <= 50_000:
+        if len(tree) <= REGISTRY_TREE_LIMIT:
             return tree
     return list(files)
 
