@@ -1,0 +1,307 @@
+"""`errlint probe` without a server: call planning from schemas, tool selection, reply analysis.
+
+None of these need the `mcp` SDK.
+"""
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from errlint import tokens
+from errlint.config import Settings
+from errlint.probe.calls import (
+    KINDS,
+    OUTSIDE_ROOT,
+    UNKNOWN_ARGUMENT,
+    ProbeCall,
+    base_arguments,
+    documented_values,
+    near_miss,
+    pattern_example,
+    plan_calls,
+    select_tools,
+    unknown_names,
+    valid_value,
+)
+from errlint.probe.client import ProbeError, ProbeRun, Reply, check_url, describe_targets
+from errlint.probe.report import Analyzer, diagnostics, enabled_codes, looks_like_error, server_uri, summary
+
+ISSUE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "issue_id": {"type": "string", "pattern": "^ISS-[0-9]+$"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+        "status": {"type": "string", "enum": ["open", "closed", "needs_review"]},
+        "due": {"anyOf": [{"type": "string", "format": "date"}, {"type": "null"}], "default": None},
+        "title": {"type": "string", "maxLength": 80},
+        "path": {"type": "string"},
+        "order": {"type": "string", "description": "Sort order: `asc` or `desc`."},
+    },
+    "required": ["issue_id"],
+    "additionalProperties": False,
+}
+
+
+def by_kind(calls):
+    return {c.kind: c for c in calls}
+
+
+def test_every_kind_planned_once_in_order():
+    calls = plan_calls({"name": "get_issue", "inputSchema": ISSUE_SCHEMA})
+    assert [c.kind for c in calls] == list(KINDS)
+    assert all(c.tool == "get_issue" for c in calls)
+
+
+def test_malformed_calls_break_the_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    calls = plan_calls({"name": "get_issue", "inputSchema": ISSUE_SCHEMA})
+    validator = jsonschema.Draft202012Validator(ISSUE_SCHEMA, format_checker=jsonschema.FormatChecker())
+    for call in calls:
+        errors = list(validator.iter_errors(call.arguments))
+        if call.malformed:
+            assert errors, f"{call.kind} should break the schema: {call.arguments}"
+        else:
+            assert not errors, f"{call.kind} should be schema-valid: {call.arguments} ({errors[0].message if errors else ''})"
+
+
+def test_values_per_kind():
+    kinds = by_kind(plan_calls({"name": "get_issue", "inputSchema": ISSUE_SCHEMA}))
+    assert kinds["wrong-type"].arguments == {"issue_id": 12345}
+    assert kinds["enum"].arguments["status"] == "Open"
+    assert kinds["format"].argument == "issue_id" and not re.search("^ISS-[0-9]+$", kinds["format"].arguments["issue_id"])
+    assert kinds["range"].arguments["limit"] == 51
+    assert "issue_id" not in kinds["missing-required"].arguments
+    assert kinds["unknown-argument"].arguments[UNKNOWN_ARGUMENT] == "x" and kinds["unknown-argument"].malformed
+    assert len(kinds["max-length"].arguments["title"]) == 81
+    assert kinds["unknown-id"].arguments["issue_id"] == "ISS-999999999"
+    assert kinds["near-miss"].arguments["order"] == "Asc" and not kinds["near-miss"].malformed
+    assert kinds["empty-string"].arguments[kinds["empty-string"].argument] == ""
+    assert kinds["outside-root"].arguments["path"] == OUTSIDE_ROOT
+    # every call but missing-required keeps a valid value for each required argument
+    for call in kinds.values():
+        if call.kind not in ("missing-required",) and call.argument != "issue_id":
+            assert re.search("^ISS-[0-9]+$", call.arguments["issue_id"])
+
+
+def test_tool_without_arguments_gets_only_the_unknown_argument_call():
+    calls = plan_calls({"name": "list_projects", "inputSchema": {"type": "object", "properties": {}}})
+    assert [(c.kind, c.malformed) for c in calls] == [("unknown-argument", False)]
+    assert calls[0].arguments == {UNKNOWN_ARGUMENT: "x"}
+
+
+def test_kinds_that_do_not_apply_are_left_out():
+    schema = {"type": "object", "properties": {"note": {"type": "string"}}, "required": ["note"]}
+    assert [c.kind for c in plan_calls({"name": "t", "inputSchema": schema})] == [
+        "wrong-type", "missing-required", "unknown-argument", "empty-string"]
+
+
+def test_refs_optional_and_formats():
+    schema = {
+        "type": "object",
+        "$defs": {"Status": {"type": "string", "enum": ["a", "b"]}},
+        "properties": {
+            "status": {"$ref": "#/$defs/Status"},
+            "owner_email": {"type": "string", "format": "email"},
+            "ticket_uuid": {"anyOf": [{"type": "string", "format": "uuid"}, {"type": "null"}]},
+            "count": {"type": "integer", "exclusiveMaximum": 10},
+        },
+        "required": ["status", "owner_email"],
+    }
+    kinds = by_kind(plan_calls({"name": "t", "inputSchema": schema}))
+    assert base_arguments(schema) == {"status": "a", "owner_email": "probe@example.com"}
+    assert kinds["enum"].arguments["status"] == "A"
+    assert kinds["format"].arguments == {"status": "a", "owner_email": "not-an-email"}
+    assert kinds["range"].arguments["count"] == 10
+    assert kinds["unknown-id"].arguments["ticket_uuid"] == "ffffffff-ffff-4fff-bfff-ffffffffffff"
+
+
+def test_wrong_type_picks_a_type_the_schema_does_not_allow():
+    for prop, bad in (({"type": "integer"}, "not-a-number"), ({"type": "boolean"}, "not-a-boolean"),
+                      ({"type": "array"}, "not-a-list"), ({"type": ["string", "integer"]}, True)):
+        calls = plan_calls({"name": "t", "inputSchema": {"type": "object", "properties": {"x": prop}}})
+        assert by_kind(calls)["wrong-type"].arguments["x"] == bad
+
+
+def test_pattern_example():
+    assert pattern_example(r"^ISS-[0-9]+$") == "ISS-0"
+    assert pattern_example(r"^ISS-[0-9]+$", high=True) == "ISS-999999999"
+    assert re.search(r"^[a-z]{3}-\d{4}$", pattern_example(r"^[a-z]{3}-\d{4}$"))
+    assert re.search(r"^(foo|bar)_[A-Z0-9]{2,}$", pattern_example(r"^(foo|bar)_[A-Z0-9]{2,}$", high=True))
+    assert pattern_example(r"(a)\1") is None  # back-references are not generated
+
+
+def test_documented_values_and_near_miss():
+    assert documented_values({"description": "One of `low`, `medium`, `high`."}) == ["low", "medium", "high"]
+    assert documented_values({"description": "Pick one of: asc, desc"}) == ["asc", "desc"]
+    assert documented_values({"default": "open"}) == ["open"]
+    assert near_miss("needs_review") == "needs-review"
+    assert near_miss("open") == "Open"
+    assert near_miss("Open", ["Open", "open"]) == "OPEN"
+
+
+def test_valid_value_respects_bounds_and_lengths():
+    assert valid_value({"type": "integer", "minimum": 5}, {}) == 5
+    assert valid_value({"type": "integer", "maximum": -3}, {}) == -3
+    assert valid_value({"type": "string", "minLength": 10}, {}) == "examplexxx"
+    assert valid_value({"type": "array", "minItems": 2, "items": {"type": "boolean"}}, {}) == [False, False]
+
+
+def test_select_tools_skips_destructive_and_non_read_only():
+    tools = [
+        {"name": "read", "annotations": {"readOnlyHint": True}},
+        {"name": "write"},
+        {"name": "drop", "annotations": {"destructiveHint": True}},
+    ]
+    keep, skipped = select_tools(tools)
+    assert [t["name"] for t in keep] == ["read", "write"] and "--include-destructive" in skipped["drop"]
+    keep, skipped = select_tools(tools, read_only_only=True)
+    assert [t["name"] for t in keep] == ["read"] and set(skipped) == {"write", "drop"}
+    keep, _ = select_tools(tools, include_destructive=True)
+    assert [t["name"] for t in keep] == ["read", "write", "drop"]
+    keep, skipped = select_tools(tools, only=["read", "drop"], exclude=["read"])
+    assert keep == [] and skipped == {"read": "in --exclude-tools", "write": "not in --tools", "drop": skipped["drop"]}
+    assert unknown_names(tools, ["read", "nope"]) == ["nope"]
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8000/mcp", "http://localhost:3000/mcp", "http://[::1]:8000/mcp", "https://127.5.0.1/mcp"])
+def test_loopback_urls_are_accepted(url):
+    assert check_url(url) == url
+
+
+@pytest.mark.parametrize("url", ["https://example.com/mcp", "http://10.0.0.5:8000/mcp", "http://0.0.0.0:8000/mcp", "ftp://127.0.0.1/x", "127.0.0.1:8000"])
+def test_other_urls_are_refused(url):
+    with pytest.raises(ProbeError) as info:
+        check_url(url)
+    assert "127.0.0.1" in str(info.value)
+
+
+def test_targets():
+    assert describe_targets(("python", "s.py"), None).command == ("python", "s.py")
+    for command, url in (((), None), (("python",), "http://127.0.0.1/mcp")):
+        with pytest.raises(ProbeError):
+            describe_targets(command, url)
+
+
+def call(kind="wrong-type", malformed=True, tool="get_issue", argument="issue_id"):
+    return ProbeCall(tool, kind, argument, {argument: 12345}, malformed, f"{argument}=12345")
+
+
+def analyzer(**kw):
+    settings = Settings(**kw)
+    return Analyzer(settings, enabled_codes(settings), ["get_issue", "list_issues", "set_status"])
+
+
+PYDANTIC = ("Error executing tool get_issue: 1 validation error for get_issueArguments\nissue_id\n"
+            "  Input should be a valid string [type=string_type, input_value=12345, input_type=int]\n"
+            "    For further information visit https://errors.pydantic.dev/2.14/v/string_type")
+JSONSCHEMA = ("12345 is not of type 'string'\n\nFailed validating 'type' in schema['properties']['issue_id']:\n"
+              "    {'type': 'string'}\n\nOn instance['issue_id']:\n    12345")
+
+
+@pytest.mark.parametrize("reply, expected", [
+    (Reply(call(), "result", True, PYDANTIC), {"AEM404"}),
+    (Reply(call(), "result", True, "Input validation error: " + JSONSCHEMA), {"AEM404"}),
+    (Reply(call(), "result", True, 'Bad input. Schema: {"type": "object", "properties": {"issue_id": {"type": "string"}}}'), {"AEM403"}),
+    (Reply(call(), "result", False, "ISS-1: Login fails"), {"AEM601"}),
+    (Reply(call("unknown-id", False), "result", False, "Error: issue ISS-9 not found"), {"AEM601", "AEM201"}),
+    (Reply(call("unknown-id", False), "result", False, "ISS-1: Login fails"), set()),
+    (Reply(call("unknown-id", False), "protocol-error", True, "Invalid priority 'x'", code=-32602), {"AEM602", "AEM201"}),
+    (Reply(call("unknown-id", False), "result", True, "Error executing tool get_issue"), {"AEM603"}),
+    (Reply(call("unknown-id", False), "result", True, "Error calling tool 'get_issue'"), {"AEM603"}),
+    (Reply(call("unknown-id", False), "result", True, "Error executing tool get_issue: Something went wrong."), {"AEM101", "AEM201"}),
+    (Reply(call("unknown-id", False), "result", True, "Unknown issue_id 'ISS-9'. Do not retry; contact your administrator."), {"AEM501", "AEM502"}),
+    (Reply(call("unknown-id", False), "result", True, "Unknown issue_id 'ISS-9'. Call list_issues to see valid ids."), set()),
+    (Reply(call("unknown-id", False), "result", True, "Unknown issue_id 'ISS-9'. Call find_issues to see valid ids."), {"AEM209"}),
+    (Reply(call("unknown-id", False), "timeout", False, "no reply within 10 s"), set()),
+])
+def test_reply_analysis(reply, expected):
+    assert {p.code for p in analyzer().analyze(reply).problems} == expected
+
+
+def test_oversized_reply_uses_the_real_token_count():
+    text = "Unknown issue_id 'ISS-9'. Call list_issues to see valid ids. " + "The tracker keeps every issue for ninety days. " * 30
+    analysis = analyzer().analyze(Reply(call("unknown-id", False), "result", True, text))
+    assert analysis.tokens == tokens.count(text) > 120
+    [problem] = [p for p in analysis.problems if p.code == "AEM401"]
+    assert f"is {tokens.count(text)} o200k_base tokens" in problem.message and "max-message-tokens = 120" in problem.message
+    assert "AEM401" not in {p.code for p in analyzer(max_message_tokens=10000).analyze(Reply(call("unknown-id", False), "result", True, text)).problems}
+
+
+def test_selection_applies_to_probe_codes():
+    settings = Settings()
+    narrow = Analyzer(settings, enabled_codes(settings, ignore=["AEM404"]), [])
+    assert not narrow.analyze(Reply(call(), "result", True, PYDANTIC)).problems
+
+
+def test_looks_like_error():
+    for text in ("Error: boom", "error - not found", "Failed to export", '{"error": "nope"}', "Traceback (most recent call last):\n  x",
+                 "Invalid id", "Could not open the file"):
+        assert looks_like_error(text), text
+    for text in ("ISS-1, ISS-2", '{"error": null, "items": []}', "No errors found in 3 files", "", "Errata are listed below"):
+        assert not looks_like_error(text), text
+
+
+def test_diagnostics_group_the_same_problem_per_tool():
+    a = analyzer()
+    replies = [
+        Reply(call(), "result", True, PYDANTIC),
+        Reply(ProbeCall("get_issue", "range", "limit", {"limit": 51}, True, "limit=51"), "result", True, PYDANTIC.replace("issue_id", "limit")),
+        Reply(ProbeCall("get_issue", "unknown-id", "issue_id", {"issue_id": "ISS-9"}, False, "issue_id='ISS-9'"), "result", True, "Issue ISS-9 not found."),
+        Reply(ProbeCall("get_issue", "empty-string", "issue_id", {"issue_id": ""}, False, "issue_id=''"), "result", True, "Issue  not found."),
+        Reply(ProbeCall("other", "wrong-type", "x", {"x": 1}, True, "x=1"), "result", True, PYDANTIC),
+    ]
+    found = diagnostics("my server", [a.analyze(r) for r in replies])
+    assert [(d.filename, d.code) for d in found] == [
+        ("mcp://my-server/get_issue", "AEM101"),
+        ("mcp://my-server/get_issue", "AEM201"),
+        ("mcp://my-server/get_issue", "AEM404"),
+        ("mcp://my-server/other", "AEM404"),
+    ]
+    d = found[2]
+    assert d.message.startswith("[wrong-type issue_id=12345] the reply dumps a pydantic validation error")
+    assert "(also on: range limit=51)" in d.message
+    assert (d.location.row, d.location.column, d.name) == (1, 1, "validation-error-dump")
+    assert found[1].message.startswith("[unknown-id issue_id='ISS-9']") and "(also on: empty-string issue_id='')" in found[1].message
+    assert server_uri("x/y z", "t") == "mcp://x-y-z/t"
+
+
+def test_summary_table():
+    a = analyzer()
+    replies = [Reply(call(), "result", True, PYDANTIC), Reply(call("unknown-id", False), "protocol-error", True, "Invalid", code=-32602),
+               Reply(call("range"), "timeout", False, "no reply within 1 s")]
+    analyses = [a.analyze(r) for r in replies]
+    run = ProbeRun(server="s", replies=replies, skipped={"drop": "annotated destructiveHint: true; pass --include-destructive to call it"})
+    found = diagnostics("s", analyses)
+    text = summary(run, analyses, found)
+    header, row = text.splitlines()[:2]
+    assert header.split() == ["tool", "calls", "isError", "protocol", "timeout", "median", "tok", "max", "tok", "findings"]
+    assert row.split() == ["get_issue", "3", "1/1", "1", "1", str((analyses[0].tokens + analyses[1].tokens) / 2).rstrip("0").rstrip("."),
+                           str(analyses[0].tokens), str(len(found))]
+    assert "skipped drop: annotated destructiveHint: true" in text
+    assert "worst reply per tool:" in text and "get_issue [unknown-id issue_id=12345] protocol error" in text
+    assert text.rstrip().splitlines()[-1].startswith(f"Found {len(found)} findings on 1 of 1 tools")
+
+
+def test_without_the_mcp_sdk_the_command_says_what_to_install(monkeypatch):
+    from errlint.probe.command import probe
+
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    result = CliRunner().invoke(probe, ["--", "python", "server.py"])
+    assert result.exit_code == 2
+    assert "pip install 'errlint[probe]'" in result.output
+    assert "errlint probe -- COMMAND" in result.output
+
+
+def test_usage_errors_exit_2():
+    from errlint.probe.command import probe
+
+    runner = CliRunner()
+    for args, needle in ((["--url", "https://example.com/mcp"], "not a loopback address"),
+                         ([], "no server to probe"),
+                         (["--timout", "3", "--", "python", "s.py"], "unknown option '--timout'")):
+        result = runner.invoke(probe, args)
+        assert result.exit_code == 2, result.output
+        assert needle in result.output
