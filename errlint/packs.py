@@ -164,8 +164,15 @@ def _nested_repeat(parsed: object, inside: bool) -> bool:
 
 
 def bundled_pack_files() -> List[Tuple[str, bytes]]:
-    """(name, bytes) of every bundled pack, sorted by name."""
-    root = resources.files("errlint.rules")
+    """(name, bytes) of every bundled pack, sorted by name.
+
+    Installed, the packs are the package `errlint.rules`; run from a source checkout that was not
+    installed, they are the checkout's top-level `rules/` folder.
+    """
+    try:
+        root = resources.files("errlint.rules")
+    except ModuleNotFoundError:
+        root = Path(__file__).resolve().parent.parent / "rules"  # type: ignore[assignment]
     out = []
     for entry in root.iterdir():
         if entry.name.endswith(".toml"):

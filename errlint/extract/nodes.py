@@ -35,6 +35,7 @@ _SKIP_TYPES = (
     cst.Annotation,
 )
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
+_SKIP: Dict[type, bool] = {}
 
 
 def _child_fields(cls: type) -> Tuple[str, ...]:
@@ -50,17 +51,29 @@ def _child_fields(cls: type) -> Tuple[str, ...]:
     return names
 
 
-def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def _skipped(cls: type) -> bool:
+    """Whitespace and punctuation node classes (cached: isinstance against libcst's ABCs is slow)."""
+    skip = _SKIP.get(cls)
+    if skip is None:
+        skip = _SKIP[cls] = issubclass(cls, _SKIP_TYPES)
+    return skip
+
+
+def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The node's expression-bearing children, in source order (whitespace and punctuation skipped)."""
+    out: List[cst.CSTNode] = []
     for name in _child_fields(type(node)):
         value = getattr(node, name, None)
-        if isinstance(value, cst.CSTNode):
-            if not isinstance(value, _SKIP_TYPES):
-                yield value
-        elif isinstance(value, (tuple, list)):
+        if value is None or value.__class__ in (str, bool, int):
+            continue
+        if isinstance(value, (tuple, list)):
             for item in value:
-                if isinstance(item, cst.CSTNode) and not isinstance(item, _SKIP_TYPES):
-                    yield item
+                cls = item.__class__
+                if not _skipped(cls) and isinstance(item, cst.CSTNode):
+                    out.append(item)
+        elif not _skipped(value.__class__) and isinstance(value, cst.CSTNode):
+            out.append(value)
+    return out
 
 
 def iter_expr(root: cst.CSTNode, stop=(cst.Lambda,)) -> Iterator[cst.CSTNode]:
@@ -70,14 +83,17 @@ def iter_expr(root: cst.CSTNode, stop=(cst.Lambda,)) -> Iterator[cst.CSTNode]:
     the `stop` types are yielded but not entered.
     """
     stack: List[cst.CSTNode] = [root]
+    pop = stack.pop
+    extend = stack.extend
     while stack:
-        node = stack.pop()
+        node = pop()
         yield node
         if isinstance(node, stop) and node is not root:
             continue
-        kids = list(children(node))
-        kids.reverse()
-        stack.extend(kids)
+        kids = children(node)
+        if kids:
+            kids.reverse()
+            extend(kids)
 
 
 def dotted(node: Optional[cst.CSTNode]) -> str:

@@ -987,14 +987,28 @@ def _log_level(node: Optional[cst.CSTNode]) -> str:
 
 
 def _is_debug_test(test: cst.CSTNode) -> bool:
-    """`if debug:`, `if self.verbose`, `if __debug__`, `if settings.DEBUG`: a developer-only branch."""
-    for node in nodes.iter_expr(test):
-        name = node.value if isinstance(node, cst.Name) else node.attr.value if isinstance(node, cst.Attribute) else ""
-        if name and DEBUG_NAME.match(name):
-            return True
-        value = nodes.string_value(node) if isinstance(node, cst.SimpleString) else None
-        if value and DEBUG_NAME.match(value):
-            return True
+    """`if debug:`, `if self.verbose`, `if __debug__`, `if settings.DEBUG`, `if not quiet and verbose`,
+    `if os.environ.get("DEBUG")`: a developer-only branch. Only the test's shallow shape is read."""
+    stack = [test]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            if DEBUG_NAME.match(node.value):
+                return True
+        elif isinstance(node, cst.Attribute):
+            if DEBUG_NAME.match(node.attr.value):
+                return True
+        elif isinstance(node, cst.BooleanOperation):
+            stack.extend((node.left, node.right))
+        elif isinstance(node, cst.UnaryOperation):
+            stack.append(node.expression)
+        elif isinstance(node, cst.Call):
+            args = nodes.positional_args(node)
+            value = nodes.string_value(args[0]) if args else None
+            if value and DEBUG_NAME.match(value):
+                return True
+        elif isinstance(node, cst.Comparison):
+            stack.append(node.left)
     return False
 
 
