@@ -329,3 +329,9 @@ def test_cli_output_file(project, fmt):
     assert (project / "report.out").read_text(encoding="utf-8") == expected
     result = run(["bad.py", "--output-format", fmt, "--output-file", "long.out", "--exit-zero"])
     assert result.exit_code == 0 and (project / "long.out").read_text(encoding="utf-8").strip()
+
+
+def test_sarif_keeps_uris_with_a_scheme():
+    from errlint.output.sarif import artifact_location
+
+    assert artifact_location("mcp://projects/get_item") == {"uri": "mcp://projects/get_item"}

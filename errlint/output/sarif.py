@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 from urllib.parse import quote
@@ -26,7 +27,10 @@ LEVELS = {Level.ERROR: "error", Level.WARNING: "warning", Level.INFO: "note"}
 
 
 def artifact_location(filename: str) -> Dict[str, str]:
-    """`{"uri": "src/a%20b.py", "uriBaseId": "%SRCROOT%"}` for a relative path, `{"uri": "file:///..."}` else."""
+    """`{"uri": "src/a%20b.py", "uriBaseId": "%SRCROOT%"}` for a relative path, `{"uri": "file:///..."}`
+    for an absolute one, and the name itself when it is already a URI (`mcp://server/tool` from probe)."""
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", filename):
+        return {"uri": filename}
     path = Path(filename)
     if path.is_absolute():
         return {"uri": path.as_uri()}
