@@ -13,8 +13,8 @@ from .checks.base import FileContext
 from .config import Settings
 from .engine import RunContext, check_file
 from .extract.walker import FileFacts
-from .model import Context, Diagnostic, Finding, Location, Message, Piece, Template
-from .packs import Packs, bundled, load, bundled_pack_files
+from .model import Context, Diagnostic, Finding, Message, Piece, Template
+from .packs import Packs, bundled
 from .registry import select_rules
 
 

@@ -9,7 +9,7 @@ import os
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import click
 
@@ -19,6 +19,7 @@ from .model import Diagnostic
 from .output import FORMATS, render
 from .packs import PackError
 from .runner import RunResult, Selection, check_paths, resolve_settings
+from .usage import fail, split_list as _split
 
 OUTPUT_FORMATS = tuple(FORMATS)
 COMMANDS = ("check", "rule", "clean", "probe")
@@ -33,19 +34,6 @@ class DefaultToCheck(click.Group):
         elif not args:
             args = ["check"]
         return super().parse_args(ctx, args)
-
-
-def _split(values: Sequence[str]) -> List[str]:
-    out: List[str] = []
-    for value in values:
-        out.extend(v.strip() for v in value.split(",") if v.strip())
-    return out
-
-
-def fail(message: str) -> "NoReturn":  # type: ignore[name-defined]
-    """Print an errlint usage/config error to stderr and exit with status 2."""
-    click.echo(f"errlint: {message}", err=True)
-    sys.exit(2)
 
 
 @click.group(cls=DefaultToCheck, context_settings={"help_option_names": ["-h", "--help"]})

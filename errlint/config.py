@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 if sys.version_info >= (3, 11):
     import tomllib

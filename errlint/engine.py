@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-import sys
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,10 +17,9 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 import libcst as cst
 from libcst._nodes.internal import CodegenState  # libcst exports no public name for it
 
-from . import __version__
 from .checks.base import FileContext, Rule
 from .config import Settings, detect_versions
-from .extract.walker import FileFacts, extract
+from .extract.walker import extract
 from .model import Applicability, Diagnostic, Edit, Finding, Fix, Level, Location
 from .noqa import Suppressions
 from .packs import Packs
@@ -50,7 +48,6 @@ class RunContext:
     registry: frozenset = frozenset()
     mcp_versions: Dict[str, str] = field(default_factory=dict)
     ignore_noqa: bool = False
-    report_unused_noqa: bool = False
 
 
 @dataclass

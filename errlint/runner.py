@@ -11,7 +11,7 @@ from .config import ConfigError, Settings, find_config, load_settings
 from .discovery import Discovery, discover
 from .engine import FileResult, RunContext, check_file, project_registry, project_versions
 from .model import Diagnostic
-from .packs import PackError, Packs, bundled_pack_files, load, user_pack_files
+from .packs import Packs, bundled_pack_files, load, user_pack_files
 from .registry import select_rules
 
 
@@ -218,7 +218,7 @@ def _isolated(path: str, run: RunContext, keep_text: bool) -> Tuple[FileResult, 
 
 
 def check_one(path: Path, run: RunContext) -> FileResult:
-    from .engine import _syntax_diagnostic, _with_filename
+    from .engine import _with_filename
 
     name = str(path)
     try:

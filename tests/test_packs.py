@@ -33,7 +33,6 @@ def test_user_rule_validation_names_file_entry_and_key():
 def test_user_rule_runs(tmp_path):
     from errlint.api import run_context
     from errlint.engine import check_file
-    from errlint.packs import Packs
 
     extra = load(bundled_pack_files() + [("mine.toml", b'[[rule]]\ncode = "AEM901"\nname = "no-kaboom"\ntokens = ["kaboom"]\nprofiles = ["exc"]\nmessage = "say what failed instead of \\"{match}\\""\n')])
     run = run_context(packs=extra, select=["AEM901"])

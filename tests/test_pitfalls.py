@@ -1,10 +1,8 @@
 """The pitfalls peer linters fell into (shared cases/pitfalls.md), kept as tests of errlint."""
 from __future__ import annotations
 
-import textwrap
-from dataclasses import replace
 
-from conftest import at, codes, lint
+from conftest import at, codes
 
 from errlint.config import Settings
 

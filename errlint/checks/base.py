@@ -6,9 +6,8 @@ rule; unlike Fixit, options declared in `OPTIONS` really reach the rule (`self.o
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import libcst as cst
 

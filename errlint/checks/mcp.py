@@ -8,7 +8,6 @@ from typing import Iterable, Optional
 import libcst as cst
 
 from ..extract import nodes
-from ..extract.context import tested_params
 from ..extract.sinks import TOOL_ERROR_IMPORT
 from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message

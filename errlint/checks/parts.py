@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Iterable, List, Optional
+from typing import Iterable
 
 from ..extract.context import (
     GuardFacts,

@@ -13,7 +13,6 @@ from ..model import (
     UNBOUNDED,
     VALIDATION,
     Applicability,
-    Edit,
     Finding,
     Fix,
     Message,

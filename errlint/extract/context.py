@@ -12,9 +12,9 @@ from typing import Callable, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from ..model import Context, FunctionInfo, Guard, Message
+from ..model import FunctionInfo, Message
 from . import nodes
-from .templates import BOUNDED_ANNOTATION, UNBOUNDED_ANNOTATION, is_secret_name, snake
+from .templates import UNBOUNDED_ANNOTATION, is_secret_name, snake
 
 TRANSIENT_TYPES = re.compile(
     r"(Timeout|TimeoutError|TimeoutException|ReadTimeout|ConnectTimeout|ConnectionError|ConnectError|"
@@ -56,7 +56,6 @@ class GuardFacts:
     statuses: Set[int] = field(default_factory=set)
     zero_bounds: List[str] = field(default_factory=list)  # subjects compared against 0 or 1 (`n <= 0`)
     counted: Set[str] = field(default_factory=set)  # subjects only measured with len() against a bound
-    lookup_miss: bool = False
     type_check: bool = False
     enum_lookup: bool = False
     has_guard: bool = False
@@ -84,8 +83,6 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
         break  # the innermost real guard is the one that leads to the sink
     for handler in context.handlers[:1]:
         for t in handler.types:
-            if t.endswith("KeyError") or t.endswith("LookupError"):
-                facts.lookup_miss = True
             if t.endswith(("ValueError",)) and any(c.split(".")[-1][:1].isupper() for c in handler.try_calls):
                 facts.enum_lookup = facts.enum_lookup or any(_is_enum_call(c) for c in handler.try_calls)
     return facts
@@ -189,7 +186,6 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
                 facts.value_subjects.add(_subject(left))
         elif isinstance(op, (cst.Is, cst.IsNot)) and nodes.dotted(right) == "None":
             if isinstance(left, cst.Call) and nodes.last_name(left.func) == "get":
-                facts.lookup_miss = True
                 arg = nodes.call_arg(left, 0)
                 if arg is not None:
                     facts.subjects.add(_subject(arg))
@@ -426,13 +422,6 @@ def is_unbounded_param(function: Optional[FunctionInfo], name: str) -> bool:
     if param is None:
         return False
     return bool(param.annotation and UNBOUNDED_ANNOTATION.match(param.annotation))
-
-
-def is_bounded_param(function: Optional[FunctionInfo], name: str) -> bool:
-    if function is None:
-        return False
-    param = function.param(name)
-    return param is not None and bool(param.annotation and BOUNDED_ANNOTATION.match(param.annotation))
 
 
 def is_id_param(name: str) -> bool:

@@ -96,7 +96,6 @@ BUILTIN_EXCEPTIONS = {
 }
 
 LOG_METHODS = {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
-ERROR_LOG_LEVELS = {"warning", "warn", "error", "exception", "critical", "fatal"}
 
 
 @dataclass(frozen=True)
@@ -183,8 +182,3 @@ def classify_callee(qualified: str) -> Optional[Spec]:
 def server_stack(qualified: str) -> str:
     """The MCP stack id for a server constructor's qualified name, or ""."""
     return SERVER_CLASSES.get(qualified, "")
-
-
-def is_tool_error(qualified: str) -> bool:
-    spec = classify_callee(qualified)
-    return spec is not None and spec.kind == "tool-error"

@@ -19,7 +19,6 @@ from .scope import Binding, Scope
 from .sinks import (
     ARG_MESSAGE_KEYWORDS,
     BUILTIN_EXCEPTIONS,
-    ERROR_LOG_LEVELS,
     LOG_METHODS,
     NOT_MESSAGES,
     PROFILE_OF_KIND,
@@ -106,7 +105,6 @@ class Walker:
         self.functions: List[FunctionInfo] = []
         self.module_calls: Set[str] = set()
         self.raw: List[RawSink] = []
-        self._handler_sinks: List[int] = []
 
     # ------------------------------------------------------------------ names
     def code(self, node: cst.CSTNode) -> str:

@@ -11,7 +11,7 @@ def render(diagnostics: List[Diagnostic], color: bool = False, show_fixes: bool 
     style = Style(color)
     lines = []
     for d in diagnostics:
-        marker = " [*]" if d.fix is not None and d.fix.applicability.value != "display-only" else ""
+        marker = " [*]" if d.fix is not None and d.fix.applicability.value == "safe" else ""
         lines.append(
             f"{style.bold(d.filename)}{style.dim(':')}{d.location.row}{style.dim(':')}{d.location.column}{style.dim(':')} "
             f"{style.red(d.code)}{marker} {d.message}"

@@ -8,24 +8,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import click
 
+from ..usage import fail as _fail, split_list as _split
+
 PROBE_FORMATS = ("concise", "json", "sarif")
-
-
-def _fail(message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
-    """Print an errlint usage/start-up error to stderr and exit with status 2."""
-    click.echo(f"errlint: {message}", err=True)
-    sys.exit(2)
-
-
-def _split(values: Sequence[str]) -> List[str]:
-    out: List[str] = []
-    for value in values:
-        out.extend(v.strip() for v in value.split(",") if v.strip())
-    return out
 
 
 @click.command(
