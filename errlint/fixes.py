@@ -59,15 +59,22 @@ def escape(text: str, quote: str, prefix: str, style: str) -> Optional[str]:
     return text
 
 
-def append_edit(template: Template, code_of, addition: str) -> Optional[Edit]:
-    """An edit that appends `addition` to the message, before its final `.`/`!` if it has one.
+@dataclass
+class _Tail:
+    """Where text can be appended to a message: its last literal, that literal's source text and
+    layout, and the offset just before its closing quote (or before a final `.`/`!`)."""
 
-    `code_of(node)` returns a node's source text. None when the message does not end in a literal.
-    """
+    node: cst.CSTNode
+    code: str
+    prefix: str
+    quote: str
+    body_start: int
+    insert_at: int
+
+
+def _tail(template: Template, code_of) -> Optional[_Tail]:
     node = template.tail
     if node is None or not isinstance(node, (cst.SimpleString, cst.FormattedString)):
-        return None
-    if template.parts and not isinstance(template.parts[-1], str) and template.tail_style != "f":
         return None
     code = _bare_code(node, code_of)
     layout = string_layout(code)
@@ -76,44 +83,39 @@ def append_edit(template: Template, code_of, addition: str) -> Optional[Edit]:
     prefix, quote, body_start, body_end = layout
     if "b" in prefix.lower():
         return None
-    text = escape(addition, quote, prefix, template.tail_style)
-    if text is None:
-        return None
     body = code[body_start:body_end]
-    at = body_end
-    trailing = re.search(r"[.!]$", body)
-    if trailing and not body.endswith((".." , "...")):
-        at -= 1
-    return Edit(at, at, text, node=node)
+    at = body_end - 1 if re.search(r"(?<![.])[.!]$", body) else body_end
+    return _Tail(node, code, prefix, quote, body_start, at)
+
+
+def append_edit(template: Template, code_of, addition: str) -> Optional[Edit]:
+    """An edit that appends `addition` to the message, before its final `.`/`!` if it has one.
+
+    `code_of(node)` returns a node's source text. None when the message does not end in a literal.
+    """
+    tail = _tail(template, code_of)
+    if tail is None or template.parts and not isinstance(template.parts[-1], str) and template.tail_style != "f":
+        return None
+    text = escape(addition, tail.quote, tail.prefix, template.tail_style)
+    return None if text is None else Edit(tail.insert_at, tail.insert_at, text, node=tail.node)
 
 
 def insert_in_fstring(template: Template, code_of, addition_fstring_body: str) -> Optional[List[Edit]]:
     """Append an f-string body (`' (got {x!r:.80})'`) to the message, turning a plain tail literal
     into an f-string when needed (its braces are doubled). None when that is not possible."""
-    node = template.tail
-    if node is None or not isinstance(node, (cst.SimpleString, cst.FormattedString)):
+    tail = _tail(template, code_of)
+    if tail is None or "u" in tail.prefix.lower() or template.tail_style in ("percent", "format"):
         return None
-    code = _bare_code(node, code_of)
-    layout = string_layout(code)
-    if layout is None:
+    if "\\" in addition_fstring_body or tail.quote[0] in addition_fstring_body:
         return None
-    prefix, quote, body_start, body_end = layout
-    if "b" in prefix.lower() or "u" in prefix.lower() or template.tail_style in ("percent", "format"):
-        return None
-    if "\\" in addition_fstring_body or quote[0] in addition_fstring_body:
-        return None
-    body = code[body_start:body_end]
-    at = body_end
-    trailing = re.search(r"[.!]$", body)
-    if trailing:
-        at -= 1
-    if isinstance(node, cst.FormattedString):
-        return [Edit(at, at, addition_fstring_body, node=node)]
-    edits = [Edit(0, 0, "f", node=node)]
-    for match in re.finditer(r"[{}]", body):
-        pos = body_start + match.start()
-        edits.append(Edit(pos, pos, match.group(0), node=node))
-    edits.append(Edit(at, at, addition_fstring_body, node=node))
+    at = tail.insert_at
+    if isinstance(tail.node, cst.FormattedString):
+        return [Edit(at, at, addition_fstring_body, node=tail.node)]
+    edits = [Edit(0, 0, "f", node=tail.node)]
+    for match in re.finditer(r"[{}]", tail.code[tail.body_start:at]):
+        pos = tail.body_start + match.start()
+        edits.append(Edit(pos, pos, match.group(0), node=tail.node))
+    edits.append(Edit(at, at, addition_fstring_body, node=tail.node))
     return edits
 
 
