@@ -15,7 +15,7 @@ from ..extract.context import (
     tested_params,
 )
 from ..fixes import append_edit, insert_in_fstring
-from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, Applicability, Edit, Finding, Fix, Level, Message, Template
+from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, TRACEBACK, Applicability, Edit, Finding, Fix, Level, Message, Template
 from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, quote
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
 from .vague import fixable, messageless_matters, signals
@@ -103,8 +103,8 @@ class MissingNextStep(Rule):
                 continue
             if sig.next_step(template, tools) is not None:
                 continue
-            if passthrough_only(template, sig):
-                continue  # AEM207 reports it
+            if passthrough_only(template, sig) or template.placeholders and not template.literal.strip() and all(h.has(TRACEBACK) for h in template.placeholders):
+                continue  # AEM207 (or AEM305 for a bare traceback) reports it
             if RECOVERED.search(template.prose):
                 continue  # the program carried on: nothing for the reader to do
             yield self.finding(

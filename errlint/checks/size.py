@@ -10,6 +10,7 @@ from ..model import (
     COLLECTION,
     EXCEPTION,
     SCHEMA,
+    TRACEBACK,
     UNBOUNDED,
     VALIDATION,
     Applicability,
@@ -170,6 +171,8 @@ class UnboundedInterpolation(Rule):
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         for template in message.templates:
             for holder in template.placeholders:
+                if holder.has(TRACEBACK) and message.profile in ("agent", "cli", "http"):
+                    continue  # AEM305 reports tracebacks where they reach a reader
                 if holder.has(UNBOUNDED) and not holder.has(SCHEMA) and not holder.has(VALIDATION) and not holder.has(COLLECTION):
                     yield self.finding(
                         message,

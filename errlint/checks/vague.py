@@ -34,6 +34,20 @@ NOT_FIXABLE_TEXT = re.compile(
 )
 
 
+AUTH_TYPES = re.compile(r"(Permission|Forbidden|Unauthori[sz]ed|Auth\w*|AccessDenied|NotAuthenticated)(Error|Exception)?$")
+AUTH_TEXT = re.compile(r"\b(permission|access denied|not authori[sz]ed|unauthori[sz]ed|forbidden|not allowed to|lacks? (?:the )?\w+ (?:scope|role|permission))\b", re.I)
+
+
+def _needs_a_person(message: Message, ctx: FileContext) -> bool:
+    """Auth and permission failures can genuinely need a human (design: state `needs_user`)."""
+    for handler in message.context.handlers[:1]:
+        if any(AUTH_TYPES.search(t.rsplit(".", 1)[-1]) for t in handler.types):
+            return True
+    if ctx.guard(message).statuses & {401, 403}:
+        return True
+    return any(AUTH_TEXT.search(t.prose) for t in message.templates)
+
+
 def fixable(message: Message, ctx: FileContext, strict: bool = False) -> bool:
     """Caller-fixable context, excluding catch-all crash handlers (AEM501/AEM502/AEM201 on exc).
 
@@ -46,6 +60,8 @@ def fixable(message: Message, ctx: FileContext, strict: bool = False) -> bool:
         if not guard.has_guard:
             return False
     if strict and any(NOT_FIXABLE_TEXT.search(t.prose) for t in message.templates):
+        return False
+    if strict and _needs_a_person(message, ctx):
         return False
     return caller_fixable(message, ctx.guard(message), lambda name: ctx.origin(message, name), strict)
 
