@@ -97,6 +97,7 @@ class ErrorReturnedAsSuccess(Rule):
     SINKS = frozenset({"tool-return", "tool-output"})
     FIX = Applicability.UNSAFE
     VALID = (
+        "from mcp.types import CallToolResult, TextContent\ndef lint(n):\n    return CallToolResult(isError=False, content=[TextContent(type='text', text=f'Found {n} style issues; no errors.')])\n",
         "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef search(q: str) -> str:\n    if not q:\n        return 'No results for an empty query.'\n    return 'ok'\n",
         "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef greet(name: str) -> str:\n    return 'Hello {}, nothing went wrong today.'.format(name)\n",
         "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef read(path: str) -> str:\n    try:\n        return open(path).read()\n    except OSError as e:\n        raise ToolError(f'Cannot read {path!r}: {e.strerror}')\n",
@@ -105,12 +106,14 @@ class ErrorReturnedAsSuccess(Rule):
         "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef read(path: str) -> str:\n    try:\n        return open(path).read()\n    except OSError as e:\n        return f'Error: {e}'\n",
         "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef get(item_id: str) -> str:\n    if item_id not in {'a'}:\n        return f'Item {item_id} not found'\n    return 'a'\n",
         "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef run(cmd: str) -> dict:\n    try:\n        return {'out': go(cmd)}\n    except Exception as e:\n        return {'error': str(e)}\n",
+        "from mcp.types import CallToolResult, TextContent\ndef missing(name):\n    return CallToolResult(content=[TextContent(type='text', text=f'Error: {name} not found')])\n",
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
-        if not in_tool(message) or message.context.function.role not in ("tool", "lowlevel"):
-            return
-        if message.sink == "tool-output" and message.extra.get("flag_given"):
+        if message.sink == "tool-output":
+            if message.extra.get("flag_given"):
+                return  # isError=False written out: a deliberate success
+        elif not in_tool(message) or message.context.function.role not in ("tool", "lowlevel"):
             return
         error_branch = bool(message.context.handlers) or bool(message.context.guards)
         expr = message.expr
