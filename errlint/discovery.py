@@ -4,7 +4,9 @@ Rules (ruff's): files passed explicitly are always checked unless `--force-exclu
 `exclude`/`extend-exclude` patterns without a slash match any path component's name, patterns with
 a slash match the path relative to the project root, so a checkout under `/ci/build/...` is not
 skipped because `build` is excluded; `.gitignore` files (and `.git/info/exclude`) are honoured when
-`respect-gitignore` is on. Symbolic links are not followed out of the given roots.
+`respect-gitignore` is on. Symbolic links are not followed out of the given roots (a path given
+explicitly is checked wherever it points). A broken or looping link named `*.py` is kept, so that
+checking it reports AEM001; FIFOs, sockets and devices named `*.py` are skipped (reading one can block).
 """
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ class Excluder:
 
     def excluded(self, path: Path) -> Optional[str]:
         try:
-            rel = PurePosixPath(path.resolve().relative_to(self.root).as_posix())
+            rel = PurePosixPath(_resolve(path).relative_to(self.root).as_posix())
         except ValueError:
             rel = PurePosixPath(path.as_posix())
         parts = rel.parts
@@ -107,6 +109,14 @@ def _repo_root(start: Path) -> Optional[Path]:
     return None
 
 
+def _resolve(path: Path) -> Path:
+    """`path.resolve()`, or the absolute path when a symbolic link loops (RuntimeError before 3.13)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(path))
+
+
 def _is_under(path: Path, root: Path) -> bool:
     try:
         path.relative_to(root)
@@ -137,7 +147,7 @@ def discover(paths: Sequence[str], settings: Settings, force_exclude: bool = Fal
             if pattern:
                 result.skipped.append((raw, f"excluded by {pattern!r}"))
                 continue
-            if settings.respect_gitignore and GitIgnore(path.parent).ignored(path.resolve(), False):
+            if settings.respect_gitignore and GitIgnore(path.parent).ignored(_resolve(path), False):
                 result.skipped.append((raw, "ignored by .gitignore"))
                 continue
         key = os.path.normcase(os.path.abspath(path))
@@ -155,7 +165,7 @@ def _walk(root: Path, settings: Settings, excluder: Excluder, result: Discovery)
     while stack:
         directory = stack.pop()
         if gitignore is not None:
-            gitignore.enter(directory.resolve())
+            gitignore.enter(_resolve(directory))
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as exc:
@@ -163,30 +173,44 @@ def _walk(root: Path, settings: Settings, excluder: Excluder, result: Discovery)
             continue
         for entry in entries:
             path = Path(entry.path)
+            is_link = False
             try:
                 is_link = entry.is_symlink()
                 is_dir = entry.is_dir(follow_symlinks=True)
             except OSError:
-                continue
+                if not is_link:
+                    continue
+                is_dir = False  # a looping link
+            dangling = False
             if is_link:
                 try:
                     target = path.resolve(strict=True)
                 except (OSError, RuntimeError):
-                    result.skipped.append((str(path), "broken or looping symbolic link"))
-                    continue
-                if not _is_under(target, real_root):
-                    result.skipped.append((str(path), "symbolic link out of the checked tree"))
-                    continue
-                if is_dir:
-                    continue  # the tree itself is walked; linked directories would repeat it
+                    dangling = True  # reported as AEM001 when named *.py: it cannot be read
+                else:
+                    if not _is_under(target, real_root):
+                        result.skipped.append((str(path), "symbolic link out of the checked tree"))
+                        continue
+                    if is_dir:
+                        continue  # the tree itself is walked; linked directories would repeat it
             if excluder.excluded(path):
                 result.excluded += 1
                 continue
-            if gitignore is not None and gitignore.ignored(path.resolve() if not is_link else Path(os.path.abspath(path)), is_dir):
+            if gitignore is not None and gitignore.ignored(_resolve(path) if not is_link else Path(os.path.abspath(path)), is_dir):
                 result.gitignored += 1
                 continue
             if is_dir:
                 stack.append(path)
             elif entry.name.endswith(PYTHON_SUFFIXES):
-                out.append(path)
+                if dangling or _is_regular(entry):
+                    out.append(path)
+                else:
+                    result.skipped.append((str(path), "not a regular file (a FIFO, socket or device)"))
     return sorted(out)
+
+
+def _is_regular(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_file(follow_symlinks=True)
+    except OSError:
+        return False

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import ast
 import bisect
+import codecs
+import io
 import re
+import sys
+import tokenize
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,19 +72,80 @@ def may_contain_sink(data: bytes) -> bool:
     return any(token in lowered for token in SINK_BYTES)
 
 
+# Larger files get AEM001 without being parsed: libcst needs about 7 s and 400 MB per MB of dense
+# code, so a 20 MB generated file would take minutes and gigabytes (the largest stdlib file is 0.8 MB).
+MAX_FILE_BYTES = 5_000_000
+
+
 def check_file(path: str, data: bytes, run: RunContext, display: Optional[str] = None) -> FileResult:
-    """Check one file's bytes. Never raises for bad input: it becomes an AEM001 diagnostic."""
-    name = display or path
+    """Check one file's bytes. Never raises: bad input becomes AEM001, a bug in errlint AEM000.
+
+    The result keeps `path` (fixes are written there); diagnostics carry `display`, by default
+    `path` with the bytes of a non-UTF-8 file name escaped, so every output format can print it.
+    Literal secrets in any diagnostic's text are masked, whichever rule quoted them.
+    """
+    name = display or display_name(path)
+    try:
+        result = _check_bytes(name, data, run)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except RecursionError:
+        result = FileResult(name, [_with_filename(_nested_diagnostic(), name)], None, parsed=False)
+    except BaseException as exc:  # a bug outside the rules (extraction, locating): this file only
+        result = FileResult(name, [_crash(name, exc)], None, parsed=False, internal_error=True)
+    result.path = path
+    result.diagnostics = [_redact(d) for d in result.diagnostics]
+    return result
+
+
+def _check_bytes(name: str, data: bytes, run: RunContext) -> FileResult:
+    if len(data) > MAX_FILE_BYTES:
+        return FileResult(name, [_with_filename(too_large(len(data)), name)], None, parsed=False)
+    # CPython decides what is a broken file, before libcst sees it: compile() also rejects what only
+    # its compiler checks (`return` outside a function), and input nested deeper than CPython
+    # allows can overflow the stack of libcst's native parser, which kills the process.
+    problem = _compile_problem(data)
+    if problem is not None:
+        broken, grammar_only = problem
+        parsed = parse(data) if grammar_only else broken
+        if isinstance(parsed, Diagnostic) or not _newer_syntax_on(parsed[0], broken.location.row):
+            return FileResult(name, [_with_filename(broken, name)], None, parsed=False)
+        # Only this Python's grammar rejects the file, at a construct of a newer Python that libcst
+        # parses (a PEP 701 f-string checked on 3.11): the file targets that Python; check it.
+        return analyse(name, parsed[0], parsed[1], run)
     noqa_check = b"noqa" in data.lower() and any(r.code == "AEM002" for r in run.rules)
     if not may_contain_sink(data) and not noqa_check:
-        # No sink can be here, so skip libcst; CPython's own parser still reports a broken file.
-        broken = python_syntax_error(data)
-        return FileResult(name, [_with_filename(broken, name)] if broken else [], None, parsed=broken is None)
+        return FileResult(name, [], None)  # no sink can be here: skip libcst
     parsed = parse(data)
     if isinstance(parsed, Diagnostic):
         return FileResult(name, [_with_filename(parsed, name)], None, parsed=False)
     module, text = parsed
     return analyse(name, module, text, run)
+
+
+def display_name(path: str) -> str:
+    """`path` with the undecodable bytes of a non-UTF-8 file name (lone surrogates in Python, which
+    no UTF-8 writer accepts) shown as `\\xNN`."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        try:
+            return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:
+            return path.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _redact(d: Diagnostic) -> Diagnostic:
+    from dataclasses import replace
+
+    from .checks.leaks import LITERAL_SECRETS, mask
+
+    message = LITERAL_SECRETS.sub(lambda m: mask(m.group(0)), d.message)
+    suggestion = LITERAL_SECRETS.sub(lambda m: mask(m.group(0)), d.suggestion)
+    if message == d.message and suggestion == d.suggestion:
+        return d
+    return replace(d, message=message, suggestion=suggestion)
 
 
 def parse(data: bytes):
@@ -100,7 +165,7 @@ def parse(data: bytes):
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:  # libcst raises ParserSyntaxError, SyntaxError, UnicodeError, and Rust panics
-        return _syntax_diagnostic(data, _libcst_reason(exc))
+        return _syntax_diagnostic(data, _libcst_reason(exc), _libcst_position(exc))
 
 
 def _decode(data: bytes, encoding: str) -> str:
@@ -111,57 +176,229 @@ def _decode(data: bytes, encoding: str) -> str:
         return data.decode("utf-8", errors="replace")
 
 
+def _libcst_position(exc: BaseException) -> Tuple[int, int]:
+    """Where libcst's parser stopped: its message's "error at LINE:COL" (COL 0-based) is nearer the
+    problem than `raw_line`, which can point at the next statement (LibCST #1112)."""
+    found = re.search(r"error at (\d+):(\d+)", str(exc))
+    if found:
+        return int(found.group(1)), int(found.group(2)) + 1
+    if isinstance(exc, cst.ParserSyntaxError):
+        return exc.raw_line, exc.raw_column + 1
+    return 1, 1
+
+
 def _libcst_reason(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
+    detail = next((line for line in text if line.startswith("parser error:")), None)
+    if detail:  # "parser error: error at 3:8: expected one of ..." (the position is reported apart)
+        return re.sub(r"^parser error: (error at \d+:\d+: )?", "", detail)[:200]
     first = text[0] if text else type(exc).__name__
     return first[:200]
 
 
-def python_syntax_error(data: bytes) -> Optional[Diagnostic]:
-    """AEM001 when CPython cannot parse `data`, else None."""
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*(?P<name>[-\w.]+)")
+
+
+class _Unreadable(Exception):
+    """The source cannot be decoded: the reason and Python's (row, column) for it."""
+
+    def __init__(self, reason: str, row: int, col: int):
+        super().__init__(reason)
+        self.reason, self.row, self.col = reason, row, col
+
+
+def source_text(data: bytes) -> str:
+    """`data` decoded as CPython decodes a source file (BOM, else a PEP 263 cookie on line 1 or 2,
+    else UTF-8), BOM removed. Raises _Unreadable at the first undecodable byte or at the cookie."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(data)
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        if "encoding declaration" not in exc.msg:  # an unknown cookie, or one contradicting the BOM
+            row, col = _cookie_position(data)
+            if exc.msg.startswith("encoding problem"):
+                reason = "the file starts with a UTF-8 byte order mark but its coding cookie names another encoding"
+            else:
+                reason = f"the coding cookie names an {exc.msg}"  # "unknown encoding: klingon"
+            raise _Unreadable(reason, row, col) from None
+        # bytes tokenize cannot decode in the first two lines; CPython reads the cookie from bytes
+        encoding = _cookie(data) or "utf-8"
+    codec = "utf-8-sig" if encoding in ("utf-8", "utf-8-sig") else encoding
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError as exc:
+        row, col = _position(data[: exc.start].decode(codec, errors="replace"))
+        if codec == "utf-8-sig":
+            reason = f"byte 0x{data[exc.start]:02x} is not valid UTF-8 and no coding cookie (PEP 263) names another encoding"
+        else:
+            reason = f"byte 0x{data[exc.start]:02x} is not valid {encoding}, the encoding its coding cookie names"
+        raise _Unreadable(reason, row, col) from None
+    except LookupError as exc:
+        row, col = _cookie_position(data)
+        raise _Unreadable(f"the coding cookie names no text encoding ({exc})", row, col) from None
+
+
+def _cookie(data: bytes) -> Optional[str]:
+    for line in data[3:].splitlines()[:2] if data.startswith(codecs.BOM_UTF8) else data.splitlines()[:2]:
+        found = _COOKIE.match(line)
+        if found:
+            try:
+                return codecs.lookup(found.group("name").decode("ascii")).name
+            except (LookupError, UnicodeDecodeError):
+                return None
+        if line.strip() and not line.lstrip().startswith(b"#"):
+            break
+    return None
+
+
+def _cookie_position(data: bytes) -> Tuple[int, int]:
+    for row, line in enumerate((data[3:] if data.startswith(codecs.BOM_UTF8) else data).splitlines()[:2], 1):
+        found = _COOKIE.match(line)
+        if found:
+            return row, found.start("name") + 1
+    return 1, 1
+
+
+def _position(before: str) -> Tuple[int, int]:
+    """1-based (row, column) just after `before`, counting \\r\\n, \\r and \\n as line ends."""
+    lines = re.split(r"\r\n|\r|\n", before)
+    return len(lines), len(lines[-1]) + 1
+
+
+def python_syntax_error(data: bytes) -> Optional[Diagnostic]:
+    """AEM001 at Python's position when the running interpreter cannot compile `data`, else None."""
+    problem = _compile_problem(data)
+    return problem[0] if problem is not None else None
+
+
+_NESTING_LIMITS = ("too many nested parentheses", "too many levels of indentation", "too complex")
+
+
+def _compile_problem(data: bytes) -> Optional[Tuple[Diagnostic, bool]]:
+    """None when the running interpreter compiles `data`, else (AEM001, grammar_only): whether only
+    the parser refused it (a plain syntax error, not a decoding, nesting or compiler-stage one).
+
+    The bytes decide, exactly as for `python FILE` (CPython 3.11 lets undecodable bytes pass in a
+    comment, for one). The position comes from compiling the decoded text: for bytes CPython 3.11
+    reports columns as UTF-8 byte offsets, unless the file has a BOM.
+    """
+    try:
+        _compile(data)
         return None
     except (KeyboardInterrupt, SystemExit):
         raise
+    except (RecursionError, MemoryError):  # also CPython's "too complex" parser stack overflow
+        return _aem001("expressions nested too deeply for Python's compiler", 1, 1), False
+    except BaseException as exc:
+        first = exc
+    try:
+        text = source_text(data)
+    except _Unreadable as exc:
+        if isinstance(first, SyntaxError) and (first.lineno or 0) < 1 or "decode" in str(first):
+            return _aem001(f"cannot decode the file: {exc.reason}", exc.row, exc.col), False
+        text = data.decode("utf-8", errors="replace")  # Python's error is elsewhere: find it
+    try:
+        _compile(text)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except SyntaxError as exc:
+        first = exc
     except BaseException:
-        return _syntax_diagnostic(data, "the file does not parse")
+        pass
+    if "\0" in text and (getattr(first, "lineno", None) is None or "null bytes" in str(first)):  # no position before 3.12
+        row, col = _position(text[: text.index("\0")])
+        return _aem001("the file contains a NUL byte", row, col), False
+    if not isinstance(first, SyntaxError):  # pragma: no cover - any other compiler failure still becomes AEM001
+        return _aem001(f"Python cannot compile the file ({type(first).__name__}: {first})"[:200], 1, 1), False
+    reason = first.msg or "invalid syntax"
+    row = first.lineno or 1
+    grammar_only = (type(first) is SyntaxError and not any(s in reason for s in _NESTING_LIMITS)
+                    and _newer_hint(text, row) and not _parses(text))
+    return _aem001(reason, row, first.offset or 1), grammar_only
 
 
-def _syntax_diagnostic(data: bytes, fallback_reason: str) -> Diagnostic:
-    """Locate the error with CPython's own parser (libcst's position can be off, LibCST #1112)."""
-    row, col, reason = 1, 1, fallback_reason
+# Text of the constructs `_newer_syntax_on` looks for (f/t-strings, `type X =`, `def f[T]`, `match`,
+# `except*`), near Python's error: only then is libcst asked to parse a file Python rejects.
+_NEWER_TEXT = re.compile(r"""(?i:\b[rb]?[ft][rb]?["'])|^\s*type\s+\w|\b(?:def|class)\s+\w+\s*\[|^\s*(?:match|case)\b|\bexcept\s*\*""", re.M)
+
+
+def _newer_hint(text: str, row: int) -> bool:
+    lines = re.split(r"\r\n|\r|\n", text, maxsplit=row)[max(row - 6, 0):row]
+    return bool(_NEWER_TEXT.search("\n".join(lines)))
+
+
+def _compile(source) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compile(source, "<errlint>", "exec", dont_inherit=True)
+
+
+def _newer_syntax_on(module: cst.Module, row: int) -> bool:
+    """Whether line `row` lies in a construct the running Python's grammar does not have."""
+    from libcst.metadata import PositionProvider
+
+    newer = [(3, 10, "Match"), (3, 11, "TryStar"), (3, 12, "FormattedString"), (3, 12, "TypeAlias"),
+             (3, 12, "TypeParameters"), (3, 14, "TemplatedString")]
+    kinds = tuple(getattr(cst, n) for major, minor, n in newer if sys.version_info < (major, minor) and hasattr(cst, n))
+    if not kinds:
+        return False
+    try:
+        positions = cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    except RecursionError:
+        return False
+    return any(isinstance(node, kinds) and where.start.line <= row <= where.end.line for node, where in positions.items())
+
+
+def _parses(text: str) -> bool:
+    """Whether CPython's parser alone accepts `text` (then its compiler stage refused it)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ast.parse(data)
-        reason = f"libcst cannot parse this file although Python can ({fallback_reason})"
-    except SyntaxError as exc:
-        row = exc.lineno or 1
-        col = exc.offset or 1
-        reason = exc.msg or fallback_reason
-        if isinstance(exc, UnicodeDecodeError) or "utf-8" in reason.lower() or "decode" in reason.lower():
-            reason = f"{reason} (the file is not valid UTF-8 and has no matching coding cookie)"
-    except (ValueError, UnicodeDecodeError) as exc:  # NUL bytes, undecodable input
-        reason = f"cannot decode or parse the file ({exc})".replace("\x00", "\\x00")
-    except (RecursionError, MemoryError):
-        reason = "expression too deeply nested to parse"
+            ast.parse(text)
+        return True
     except (KeyboardInterrupt, SystemExit):
         raise
-    except BaseException as exc:  # pragma: no cover - any other parser failure still becomes AEM001
-        reason = f"cannot parse the file ({type(exc).__name__})"
+    except BaseException:
+        return False
+
+
+def _syntax_diagnostic(data: bytes, fallback_reason: str, at: Tuple[int, int] = (1, 1)) -> Diagnostic:
+    """AEM001 for a file libcst could not parse: at Python's position when Python rejects it too
+    (libcst's position can be off, LibCST #1112), else at `at` naming the libcst limitation."""
+    broken = python_syntax_error(data)
+    if broken is not None:
+        return broken
+    return _aem001(f"libcst cannot parse this file although Python can ({fallback_reason})", *at)
+
+
+def _aem001(reason: str, row: int, col: int) -> Diagnostic:
     where = Location(max(row, 1), max(col, 1))
     return Diagnostic(
         code="AEM001",
         name="syntax-error",
-        message=f"{reason}; errlint skipped this file",
+        message=f"{reason}; errlint skipped this file".replace("\x00", "\\x00"),
         filename="",
         location=where,
         end_location=where,
         level=Level.ERROR,
-        suggestion="Fix the syntax error (run `python -m py_compile FILE` to see it), then run errlint again.",
+        suggestion=f"Fix the syntax error (`python -m py_compile FILE` shows it), then run errlint again; errlint "
+                   f"checks with Python {sys.version_info[0]}.{sys.version_info[1]}, so run it with the Python the file needs.",
+    )
+
+
+def too_large(size: int) -> Diagnostic:
+    """AEM001 for a file over MAX_FILE_BYTES (filename left empty)."""
+    from dataclasses import replace
+
+    diagnostic = _aem001(f"the file is {size / 1e6:.1f} MB, over errlint's {MAX_FILE_BYTES / 1e6:.1f} MB limit", 1, 1)
+    return replace(diagnostic, suggestion="Exclude it (generated code, data) with --extend-exclude, or split it.")
+
+
+def _crash(name: str, exc: BaseException) -> Diagnostic:
+    where = Location(1, 1)
+    return Diagnostic(
+        "AEM000", "internal-error", f"internal error while checking this file: {type(exc).__name__}: {exc}"[:300], name,
+        where, where, Level.ERROR,
+        "Please report it with this file at https://github.com/errlint/errlint/issues; meanwhile exclude the file with --extend-exclude.",
     )
 
 

@@ -11,6 +11,7 @@ Files are written atomically (a temp file in the same directory, then `os.replac
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -324,18 +325,32 @@ def _codec(encoding: str) -> str:
 
 def write_atomic(path: str, text: str, encoding: str = "utf-8") -> None:
     """Write `text` to `path` through a temp file in the same directory and `os.replace`, keeping
-    the file's permission bits. Raises OSError (read-only directory, permissions)."""
+    the file's permission bits and owner. Raises OSError (read-only file or directory, permissions).
+
+    A file without any write permission bit is refused even for root, who could replace it anyway.
+    A symbolic link is written through, never replaced by a file. Killed at any point (SIGKILL,
+    power loss), `path` holds the old or the new text, never a mix; what a kill can
+    leave is the temp file `.errlint-*.tmp` beside it. errlint never reads it (not `*.py`) and does
+    not delete it later, since another errlint run may be writing it: remove it by hand.
+    """
     data = text.encode(_codec(encoding))
-    directory = os.path.dirname(os.path.abspath(path))
-    mode = stat.S_IMODE(os.stat(path).st_mode)
-    fd, tmp = tempfile.mkstemp(prefix=".errlint-", suffix=".tmp", dir=directory)
+    target = os.path.realpath(path)
+    info = os.stat(target)
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise PermissionError(errno.EACCES, "the file is read-only", path)
+    fd, tmp = tempfile.mkstemp(prefix=".errlint-", suffix=".tmp", dir=os.path.dirname(target))
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        os.chmod(tmp, stat.S_IMODE(info.st_mode))
+        if hasattr(os, "chown") and (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+            try:
+                os.chown(tmp, info.st_uid, info.st_gid)
+            except OSError:
+                pass  # not allowed to give the file away: it keeps the writer's owner
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)

@@ -153,15 +153,18 @@ def _size(path: str) -> int:
 
 
 def _check_path(path: str, run: RunContext, keep_text: bool) -> Tuple[FileResult, str]:
-    """Read, check and hash one file (in this process or a worker)."""
+    """Read, check and hash one file (in this process or a worker). Never raises."""
     from .cache import file_hash
 
-    result = check_one(Path(path), run)
+    try:
+        result = check_one(Path(path), run)
+    except Exception as exc:  # check_file cannot raise; this guards the reading around it
+        return _crashed(path, f"internal error while checking this file: {type(exc).__name__}: {exc}"[:300]), ""
     digest = ""
     if result.parsed or result.diagnostics:
         try:
             digest = file_hash(Path(path).read_bytes())
-        except OSError:
+        except (OSError, MemoryError):
             digest = ""
     if not keep_text:
         result.text = None
@@ -198,6 +201,8 @@ def _parallel(pending: List[Tuple[int, str]], run: RunContext, workers: int, kee
         return [(i, r) for (i, _), r in zip(pending, out)]
     except BrokenProcessPool:
         return [(i, _isolated(p, run, keep_text)) for i, p in pending]
+    except (OSError, ImportError, NotImplementedError):  # no working multiprocessing here (no /dev/shm, a sandbox)
+        return [(i, _check_path(p, run, keep_text)) for i, p in pending]
 
 
 def _isolated(path: str, run: RunContext, keep_text: bool) -> Tuple[FileResult, str]:
@@ -209,39 +214,81 @@ def _isolated(path: str, run: RunContext, keep_text: bool) -> Tuple[FileResult, 
         with cf.ProcessPoolExecutor(max_workers=1, initializer=_init_worker, initargs=(run, keep_text)) as pool:
             return pool.submit(_worker_check, path).result()
     except BrokenProcessPool:
-        from .model import Level, Location
+        return _crashed(path, "errlint's worker process crashed on this file; errlint skipped it"), ""
+    except (OSError, ImportError, NotImplementedError):
+        return _check_path(path, run, keep_text)
 
-        where = Location(1, 1)
-        crash = Diagnostic("AEM000", "internal-error", "errlint's worker process crashed on this file; errlint skipped it", path,
-                           where, where, Level.ERROR, "Please report it with this file at https://github.com/errlint/errlint/issues; meanwhile exclude it with --extend-exclude.")
-        return FileResult(path, [crash], parsed=False, internal_error=True), ""
+
+def _crashed(path: str, message: str) -> FileResult:
+    from .engine import display_name
+    from .model import Level, Location
+
+    where = Location(1, 1)
+    crash = Diagnostic("AEM000", "internal-error", message, display_name(path), where, where, Level.ERROR,
+                       "Please report it with this file at https://github.com/errlint/errlint/issues; meanwhile exclude it with --extend-exclude.")
+    return FileResult(path, [crash], parsed=False, internal_error=True)
 
 
 def check_one(path: Path, run: RunContext) -> FileResult:
-    from .engine import _with_filename
+    """Read and check one file; a file that cannot be read is one AEM001 saying why."""
+    from .engine import MAX_FILE_BYTES, too_large
 
     name = str(path)
     try:
-        data = path.read_bytes()
-    except IsADirectoryError:
-        return FileResult(name, [_with_filename(_read_error("is a directory, not a Python file"), name)], parsed=False)
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > MAX_FILE_BYTES:
+                return _unreadable(name, too_large(size))
+            data = fh.read(MAX_FILE_BYTES + 1)  # bounded: a pipe or device reports no size
     except OSError as exc:
-        return FileResult(name, [_with_filename(_read_error(f"cannot be read ({exc.strerror or exc})"), name)], parsed=False)
+        return _unreadable(name, _read_error(_why_unreadable(path, exc)))
     return check_file(name, data, run)
 
 
+def _unreadable(name: str, diagnostic: Diagnostic) -> FileResult:
+    from .engine import display_name, _with_filename
+
+    return FileResult(name, [_with_filename(diagnostic, display_name(name))], parsed=False)
+
+
+def _why_unreadable(path: Path, exc: OSError) -> str:
+    import errno
+
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory, not a Python file"
+    if exc.errno == errno.ELOOP:
+        return "is a symbolic link that loops"
+    if isinstance(exc, FileNotFoundError):
+        return "is a broken symbolic link (its target does not exist)" if os.path.islink(path) else "no longer exists"
+    return f"cannot be read ({exc.strerror or exc})"
+
+
 def write_fixes(reports: Sequence["FixReport"], encodings: Dict[str, str]) -> List[str]:
-    """Write every fixed file atomically; returns an error line per file that could not be written."""
+    """Write every fixed file atomically; returns an error line per file that could not be written.
+
+    A file whose text changed since it was read (an editor saved it) is left alone, and a file
+    reached twice (through a symbolic link) is written once."""
+    from .engine import _decode, display_name
     from .fixes import write_atomic
 
     errors = []
+    written = set()
     for report in reports:
         if report.fixed_text is None:
             continue
+        encoding = encodings.get(report.path, "utf-8")
+        name = display_name(report.path)
         try:
-            write_atomic(report.path, report.fixed_text, encodings.get(report.path, "utf-8"))
+            target = os.path.realpath(report.path)
+            if target in written:
+                continue
+            if _decode(Path(report.path).read_bytes(), encoding) != report.original:
+                errors.append(f"{name}: the file changed while errlint was checking it; its fixes were not written, run errlint again")
+                continue
+            write_atomic(report.path, report.fixed_text, encoding)
+            written.add(target)
         except OSError as exc:
-            errors.append(f"{report.path}: cannot write the fixed file ({exc.strerror or exc}); check its permissions")
+            errors.append(f"{name}: cannot write the fixed file ({exc.strerror or exc}); check its permissions")
     return errors
 
 
