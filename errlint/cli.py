@@ -156,7 +156,9 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         text = _statistics(diagnostics)
     else:
         sources = {r.path: r.text if r.text is not None else _read(r.path) for r in result.results} if output_format == "full" else {}
-        text = render(output_format, diagnostics, color=use_color, sources=sources, files=[r.path for r in result.results])
+        from .engine import display_name
+
+        text = render(output_format, diagnostics, color=use_color, sources=sources, files=[display_name(r.path) for r in result.results])
     _emit(text, output_file)
     machine = output_format not in ("concise", "full") and not statistics
     if not quiet and not machine:
@@ -228,7 +230,7 @@ def _emit(text: str, output_file: Optional[str]) -> None:
     if output_file:
         path = Path(output_file)
         try:
-            path.write_text(text, encoding="utf-8")
+            path.write_text(text, encoding="utf-8", errors="backslashreplace")
         except OSError as exc:
             fail(f"cannot write --output-file {output_file!r} ({exc.strerror}); pass a writable path")
     elif text:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
@@ -40,21 +41,46 @@ class Excluder:
     def __init__(self, settings: Settings):
         self.root = Path(settings.project_root or ".").resolve()
         self.patterns = tuple(settings.exclude) + tuple(settings.extend_exclude)
+        names = [p.rstrip("/") for p in self.patterns if "/" not in p.rstrip("/")]
+        self.paths = [p.rstrip("/") for p in self.patterns if "/" in p.rstrip("/")]
+        # one compiled regex for all name patterns: the walk asks about every entry it meets
+        self.name_regex = re.compile("|".join(f"(?:{fnmatch.translate(n)})" for n in names)) if names else None
 
     def excluded(self, path: Path) -> Optional[str]:
+        """The pattern that excludes `path` (any component of it), or None."""
         try:
             rel = PurePosixPath(_resolve(path).relative_to(self.root).as_posix())
         except ValueError:
             rel = PurePosixPath(path.as_posix())
-        parts = rel.parts
-        text = str(rel)
+        if self.name_regex is not None:
+            for part in rel.parts:
+                if self.name_regex.match(part):
+                    return self._name_pattern(part)
+        return self._path_pattern(str(rel))
+
+    def excluded_entry(self, path: Path, name: str) -> bool:
+        """During a walk: the parents were already let through, so only the entry's own name and
+        its path (for patterns with a slash) need checking."""
+        if self.name_regex is not None and self.name_regex.match(name):
+            return True
+        if not self.paths:
+            return False
+        try:
+            rel = path.absolute().relative_to(self.root).as_posix()
+        except ValueError:
+            rel = path.as_posix()
+        return self._path_pattern(rel) is not None
+
+    def _name_pattern(self, part: str) -> Optional[str]:
         for pattern in self.patterns:
-            clean = pattern.rstrip("/")
-            if "/" in clean:
-                if fnmatch.fnmatch(text, clean) or fnmatch.fnmatch(text, clean + "/*") or text.startswith(clean + "/"):
-                    return pattern
-            elif any(fnmatch.fnmatch(part, clean) for part in parts):
+            if "/" not in pattern.rstrip("/") and fnmatch.fnmatch(part, pattern.rstrip("/")):
                 return pattern
+        return None
+
+    def _path_pattern(self, text: str) -> Optional[str]:
+        for clean in self.paths:
+            if fnmatch.fnmatch(text, clean) or fnmatch.fnmatch(text, clean + "/*") or text.startswith(clean + "/"):
+                return clean
         return None
 
 
@@ -193,7 +219,7 @@ def _walk(root: Path, settings: Settings, excluder: Excluder, result: Discovery)
                         continue
                     if is_dir:
                         continue  # the tree itself is walked; linked directories would repeat it
-            if excluder.excluded(path):
+            if excluder.excluded_entry(path, entry.name):
                 result.excluded += 1
                 continue
             if gitignore is not None and gitignore.ignored(_resolve(path) if not is_link else Path(os.path.abspath(path)), is_dir):

@@ -26,7 +26,7 @@ try:  # Python 3.11+
 except ImportError:  # pragma: no cover
     import sre_parse  # type: ignore[no-redef]
 
-MAX_MATCH_CHARS = 20_000
+MAX_MATCH_CHARS = 8_000  # with the shapes check_regex refuses, matching stays well under a second
 
 RULE_KEYS = {
     "code", "name", "extends", "summary", "level", "default", "profiles", "fix", "message", "suggestion",
@@ -137,6 +137,16 @@ def check_regex(pattern: str, where: str) -> re.Pattern:
             f"{where}: regular expression {pattern!r} nests an unbounded repeat inside another "
             "(like `(a+)+`), which can take exponential time; rewrite it without the nested `+`/`*`"
         )
+    if _repeated_branch(parsed, False):
+        raise PackError(
+            f"{where}: regular expression {pattern!r} repeats an alternation without bound (like `(a|b)*`), "
+            "which can take exponential time; use a character class such as `[ab]*` or a bounded repeat `{{0,5}}`"
+        )
+    if _adjacent_repeats(parsed) >= 3:
+        raise PackError(
+            f"{where}: regular expression {pattern!r} has three or more unbounded repeats in a row (like `\\s*\\s*\\s*`), "
+            "which can take polynomial time on long input; merge them into one"
+        )
     return compiled
 
 
@@ -161,6 +171,71 @@ def _nested_repeat(parsed: object, inside: bool) -> bool:
             if _nested_repeat(av[1], inside):
                 return True
     return False
+
+
+def _unbounded(high: object) -> bool:
+    return high == sre_parse.MAXREPEAT or (isinstance(high, int) and high > 100)
+
+
+def _repeated_branch(parsed: object, inside: bool) -> bool:
+    """An alternation (`a|b`) under an unbounded repeat: the classic exponential backtracking shape."""
+    for op, av in parsed:  # type: ignore[union-attr]
+        name = str(op)
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            if _repeated_branch(av[2], inside or _unbounded(av[1])):
+                return True
+        elif name == "SUBPATTERN":
+            if _repeated_branch(av[-1], inside):
+                return True
+        elif name == "BRANCH":
+            if inside and len(av[1]) > 1:
+                return True
+            if any(_repeated_branch(alt, inside) for alt in av[1]):
+                return True
+        elif name in ("ASSERT", "ASSERT_NOT") and _repeated_branch(av[1], inside):
+            return True
+    return False
+
+
+def _adjacent_repeats(parsed: object) -> int:
+    """The longest run of consecutive unbounded repeats whose items can match the same character
+    (`\\s*\\s*`, `.*.*`): each extra one multiplies the backtracking. `\\s+\\d+` does not count."""
+    best = run = 0
+    previous: Optional[str] = None
+    for op, av in parsed:  # type: ignore[union-attr]
+        name = str(op)
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") and _unbounded(av[1]):
+            kind = _item_kind(av[2])
+            run = run + 1 if previous is not None and _overlap(previous, kind) else 1
+            previous = kind
+            best = max(best, run, _adjacent_repeats(av[2]))
+            continue
+        run, previous = 0, None
+        if name == "SUBPATTERN":
+            best = max(best, _adjacent_repeats(av[-1]))
+        elif name == "BRANCH":
+            best = max([best] + [_adjacent_repeats(alt) for alt in av[1]])
+    return best
+
+
+def _item_kind(item: object) -> str:
+    """A coarse class of what a repeated item matches: "any", "category:<name>", "literal:<c>"."""
+    items = list(item)  # type: ignore[call-overload]
+    if len(items) != 1:
+        return "any"
+    op, av = items[0]
+    name = str(op)
+    if name == "LITERAL":
+        return f"literal:{chr(av)}"
+    if name == "IN" and len(av) == 1 and str(av[0][0]) == "CATEGORY":
+        return f"category:{av[0][1]}"
+    if name == "CATEGORY":
+        return f"category:{av}"
+    return "any"
+
+
+def _overlap(a: str, b: str) -> bool:
+    return a == "any" or b == "any" or a == b
 
 
 def bundled_pack_files() -> List[Tuple[str, bytes]]:

@@ -3,6 +3,7 @@ pool), and the results in a deterministic order whatever the scheduling."""
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -120,9 +121,14 @@ def check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cac
 
     results: List[Optional[FileResult]] = [None] * len(files)
     pending: List[Tuple[int, str]] = []
+    from .engine import MAX_FILE_BYTES
+
     for index, path in enumerate(files):
         if cache is not None:
             try:
+                info = path.stat()
+                if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+                    raise OSError("not a regular file of a checkable size")  # check_one reports why
                 data = path.read_bytes()
             except OSError:
                 pending.append((index, str(path)))

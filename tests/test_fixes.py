@@ -226,3 +226,12 @@ def test_summary_counts_fixable(tmp_path, monkeypatch):
     (tmp_path / "a.py").write_text('from mcp.server.fastmcp.exceptions import ToolError\nraise ToolError("Error: bad region; use eu or us")\nFORMATS = {"a"}\ndef f(k):\n    if k not in FORMATS:\n        raise ValueError(f"Invalid k: {k}")\n')
     result = CliRunner().invoke(main, ["a.py", "--extend-select", "AEM605"])
     assert "[*] 1 fixable with `--fix` (1 more with `--unsafe-fixes`)." in result.output
+
+
+def test_aem208_quotes_fields_in_single_and_triple_quoted_fstrings():
+    single = "def f(region):\n    raise ValueError(f'Unknown region {region}; use eu or us')\n"
+    triple = "def f(region):\n    raise ValueError(f'''Unknown region {region}; use eu or us''')\n"
+    assert fixed(single, unsafe=False, select=["AEM208"]) == single.replace("{region}", "\\'{region}\\'")
+    out = fixed(triple, unsafe=False, select=["AEM208"])
+    assert out == triple.replace("{region}", "\\'{region}\\'")
+    compile(out, "x", "exec")

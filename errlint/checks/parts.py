@@ -844,7 +844,7 @@ class UnmarkedInterpolation(Rule):
         holder_node = part.node
         for item in template.tail.parts:
             if isinstance(item, cst.FormattedStringExpression) and item.expression is holder_node:
-                quote = "\\'" if template.tail.quote == "'" else "'"
+                quote = "\\'" if template.tail.quote[0] == "'" else "'"
                 code = ctx.code(item)
                 return Fix(Applicability.SAFE, f"Quote `{part.expr}`", (Edit(0, 0, quote, node=item), Edit(len(code), len(code), quote, node=item)))
         return None

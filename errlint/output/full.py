@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
+from ..checks.leaks import LITERAL_SECRETS, mask
 from ..model import Diagnostic
 from .style import Style
 
@@ -17,7 +18,7 @@ def render(diagnostics: List[Diagnostic], color: bool = False, sources: Optional
         if text is not None:
             source_lines = text.splitlines()
             if 0 < d.location.row <= len(source_lines):
-                line = source_lines[d.location.row - 1]
+                line = LITERAL_SECRETS.sub(lambda m: mask(m.group(0)), source_lines[d.location.row - 1])
                 width = len(str(d.location.row))
                 lines.append(f"{' ' * width} |")
                 lines.append(f"{d.location.row} | {line}")
