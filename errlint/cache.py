@@ -30,10 +30,25 @@ def cache_root(settings_root: str, cache_dir: Optional[str]) -> Path:
     return Path(chosen) if chosen else Path(settings_root or ".") / ".errlint_cache"
 
 
+def _code_digest() -> str:
+    """Sizes and mtimes of errlint's own modules, so a changed checkout (or an upgrade that kept the
+    version number) never reuses results computed by other code."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        h.update(f"{path.relative_to(root)}:{info.st_size}:{info.st_mtime_ns};".encode())
+    return h.hexdigest()
+
+
 def run_key(run: RunContext) -> str:
     """A digest of everything besides a file's bytes that its diagnostics depend on."""
     h = hashlib.sha256()
     h.update(__version__.encode())
+    h.update(_code_digest().encode())
     h.update(repr(dataclasses.astuple(run.settings)).encode())
     h.update(run.packs.digest.encode())
     h.update(",".join(sorted(r.code + repr(sorted(r.options.items())) + repr(r.profiles) for r in run.rules)).encode())

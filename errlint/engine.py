@@ -448,7 +448,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     locator = Locator(text, module)
     diagnostics: List[Diagnostic] = []
     for rule, finding in findings:
-        start, end = locator.span(finding.anchor)
+        subject = finding.subject
+        start, end = locator.span(finding.anchor, subject.node if subject is not None else None)
         row, col = locator.position(start)
         end_row, end_col = locator.position(end)
         if not run.ignore_noqa and (suppressions.file_suppresses(finding.code) or suppressions.suppresses(finding.code, row)):
@@ -562,7 +563,10 @@ class Locator:
         self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
         self._offsets: Optional[Dict[int, Tuple[int, int]]] = None
 
-    def span(self, anchor) -> Tuple[int, int]:
+    def span(self, anchor, within=None) -> Tuple[int, int]:
+        """(start, end) offsets of `anchor`. When its text is not unique in the file, it is looked
+        for inside `within` (the sink's call, whose text usually is unique) before falling back to
+        one codegen pass over the module."""
         if isinstance(anchor, tuple):
             return anchor
         if anchor is None:
@@ -574,11 +578,26 @@ class Locator:
         first = self.text.find(code)
         if first >= 0 and self.text.find(code, first + 1) < 0:
             return _trim_parens(anchor, first, first + len(code), self.module)
+        region = self._unique(within) if within is not None and within is not anchor else None
+        if region is not None:
+            inside = self.text.find(code, region[0], region[1])
+            if inside >= 0 and self.text.find(code, inside + 1, region[1]) < 0:
+                return _trim_parens(anchor, inside, inside + len(code), self.module)
         offsets = self._all_offsets(anchor)
         found = offsets.get(id(anchor))
         if found is None:
             return (max(first, 0), max(first, 0) + len(code))
         return _trim_parens(anchor, found[0], found[1], self.module)
+
+    def _unique(self, node) -> Optional[Tuple[int, int]]:
+        try:
+            code = self.module.code_for_node(node)
+        except RecursionError:
+            return None
+        first = self.text.find(code)
+        if first < 0 or self.text.find(code, first + 1) >= 0:
+            return None
+        return first, first + len(code)
 
     def _all_offsets(self, anchor) -> Dict[int, Tuple[int, int]]:
         if self._offsets is None:

@@ -77,12 +77,19 @@ class Piece:
     """A literal run of message text and the string node it was written in.
 
     `style` is how the surrounding template is formatted: "plain", "f", "percent" or "format"; text
-    inserted into the piece by a fix must be escaped for that style.
+    inserted into the piece by a fix must be escaped for that style. `container` is the f-string a
+    literal run belongs to.
     """
 
     text: str
     node: Any = field(repr=False)
     style: str = "plain"
+    container: Any = field(default=None, repr=False)  # the whole string literal a run of an f-string is in
+
+    @property
+    def literal(self) -> Any:
+        """The string literal node this piece was written in (where findings are reported)."""
+        return self.container if self.container is not None else self.node
 
 
 Part = Union[str, Placeholder]
@@ -322,7 +329,7 @@ class Message:
         """The node a finding about this message is reported at: its first literal, else the expr."""
         for template in self.templates:
             if template.pieces:
-                return template.pieces[0].node
+                return template.pieces[0].literal
         return self.expr if self.expr is not None else self.node
 
 

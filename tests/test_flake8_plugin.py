@@ -123,7 +123,7 @@ def test_the_registry_is_the_whole_project_like_the_cli(tmp_path):
         "from mcp.server.fastmcp.exceptions import ToolError\n\n\ndef find(project: str) -> None:\n"
         "    raise ToolError(f\"Unknown project {project!r:.80}. Call list_project to see ids.\")\n"
     )
-    want = {("other.py", 5, 23, "AEM209")}
+    want = {("other.py", 5, 21, "AEM209")}
     assert cli_keys("other.py", cwd=tmp_path) == want
     assert flake8_keys(flake8("--select", "AEM", "other.py", cwd=tmp_path)) == want
 
@@ -196,7 +196,7 @@ def test_max_message_tokens_option_reaches_aem401(tmp_path):
     (tmp_path / "tok.py").write_text(LONG)
     assert flake8_keys(flake8("--select", "AEM", "tok.py", cwd=tmp_path)) == set()
     result = flake8("--select", "AEM", "--errlint-max-message-tokens", "10", "tok.py", cwd=tmp_path)
-    assert result.stdout.startswith("tok.py:3:28: AEM401 the message is about ")
+    assert result.stdout.startswith("tok.py:3:26: AEM401 the message is about ")
     assert "(limit 10)" in result.stdout
     assert flake8_keys(result) == {("tok.py", 3, 28, "AEM401")}
 
@@ -222,7 +222,7 @@ def test_tool_registry_extra_and_logger_objects_options(tmp_path):
     assert flake8_keys(flake8("--select", "AEM", "reg.py", "log.py", cwd=tmp_path)) == set()
     got = flake8_keys(flake8("--select", "AEM", "--errlint-tool-registry-extra=list_projects, other",
                              "--errlint-logger-objects=myapp.obs.AUDIT", "reg.py", "log.py", cwd=tmp_path))
-    assert got == {("reg.py", 5, 23, "AEM209"), ("log.py", 3, 13, "AEM101")}
+    assert got == {("reg.py", 5, 21, "AEM209"), ("log.py", 3, 13, "AEM101")}
     (tmp_path / "pyproject.toml").write_text(
         '[tool.errlint]\ntool-registry-extra = ["list_projects"]\nlogger-objects = ["myapp.obs.AUDIT"]\n')
     assert cli_keys("reg.py", "log.py", cwd=tmp_path) == got

@@ -35,7 +35,7 @@ _SKIP_TYPES = (
     cst.Annotation,
 )
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
-_SKIP: Dict[type, bool] = {}
+_SKIP: Dict[type, bool] = {}  # per class: whitespace/punctuation, or not a CST node at all
 
 
 def _child_fields(cls: type) -> Tuple[str, ...]:
@@ -52,26 +52,25 @@ def _child_fields(cls: type) -> Tuple[str, ...]:
 
 
 def _skipped(cls: type) -> bool:
-    """Whitespace and punctuation node classes (cached: isinstance against libcst's ABCs is slow)."""
+    """True for whitespace/punctuation node classes and non-nodes; cached per class, because
+    isinstance against libcst's abstract base classes is slow."""
     skip = _SKIP.get(cls)
     if skip is None:
-        skip = _SKIP[cls] = issubclass(cls, _SKIP_TYPES)
+        skip = _SKIP[cls] = issubclass(cls, _SKIP_TYPES) or not issubclass(cls, cst.CSTNode)
     return skip
 
 
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The node's expression-bearing children, in source order (whitespace and punctuation skipped)."""
     out: List[cst.CSTNode] = []
-    for name in _child_fields(type(node)):
+    for name in _child_fields(node.__class__):
         value = getattr(node, name, None)
-        if value is None or value.__class__ in (str, bool, int):
-            continue
-        if isinstance(value, (tuple, list)):
+        cls = value.__class__
+        if cls is tuple or cls is list:
             for item in value:
-                cls = item.__class__
-                if not _skipped(cls) and isinstance(item, cst.CSTNode):
+                if not _skipped(item.__class__):
                     out.append(item)
-        elif not _skipped(value.__class__) and isinstance(value, cst.CSTNode):
+        elif value is not None and not _skipped(cls):
             out.append(value)
     return out
 
@@ -88,7 +87,7 @@ def iter_expr(root: cst.CSTNode, stop=(cst.Lambda,)) -> Iterator[cst.CSTNode]:
     while stack:
         node = pop()
         yield node
-        if isinstance(node, stop) and node is not root:
+        if node.__class__ in stop and node is not root:
             continue
         kids = children(node)
         if kids:

@@ -221,7 +221,7 @@ class TemplateBuilder:
         for part in expr.parts:
             if isinstance(part, cst.FormattedStringText):
                 text = nodes.fstring_text(part, prefix, expr.quote)
-                piece = Piece(text, part, "f")
+                piece = Piece(text, part, "f", expr)
                 variants = [(parts + [text], pieces + [piece], ok) for parts, pieces, ok in variants]
                 continue
             if not isinstance(part, cst.FormattedStringExpression):
@@ -743,7 +743,7 @@ def percent_template(fmt: Template, args: object, builder: TemplateBuilder) -> T
             holder = Placeholder(expr=key or "?", kinds=frozenset({UNKNOWN}), names=(key,) if key else ())
         parts.append(holder)
     parts.append(text[pos:])
-    pieces = tuple(Piece(p.text, p.node, "percent") for p in fmt.pieces)
+    pieces = tuple(Piece(p.text, p.node, "percent", p.container) for p in fmt.pieces)
     return Template(tuple(merge_text(parts)), pieces, True, fmt.tail, "percent")
 
 
@@ -781,5 +781,5 @@ def format_template(fmt: Template, call: cst.Call, builder: TemplateBuilder) -> 
             holder = Placeholder(expr=field or "?", kinds=kinds, names=(head,) if head and not head.isdigit() else (), node=arg)
         parts.append(holder)
     parts.append(text[pos:])
-    pieces = tuple(Piece(p.text, p.node, "format") for p in fmt.pieces)
+    pieces = tuple(Piece(p.text, p.node, "format", p.container) for p in fmt.pieces)
     return Template(tuple(merge_text(parts)), pieces, True, fmt.tail, "format")

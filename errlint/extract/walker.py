@@ -480,9 +480,10 @@ class Walker:
     def scan(self, expr: cst.CSTNode) -> None:
         """Find sink calls and `isError` dicts anywhere in an expression."""
         for node in nodes.iter_expr(expr):
-            if isinstance(node, cst.Call):
+            cls = node.__class__
+            if cls is cst.Call:
                 self.call(node)
-            elif isinstance(node, cst.Dict):
+            elif cls is cst.Dict:
                 self.dict_literal(node)
 
     def call(self, call: cst.Call) -> None:
