@@ -198,7 +198,7 @@ def test_max_message_tokens_option_reaches_aem401(tmp_path):
     result = flake8("--select", "AEM", "--errlint-max-message-tokens", "10", "tok.py", cwd=tmp_path)
     assert result.stdout.startswith("tok.py:3:26: AEM401 the message is about ")
     assert "(limit 10)" in result.stdout
-    assert flake8_keys(result) == {("tok.py", 3, 28, "AEM401")}
+    assert flake8_keys(result) == {("tok.py", 3, 26, "AEM401")}
 
 
 def test_options_from_flake8_config_and_errlint_config(tmp_path):
