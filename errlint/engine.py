@@ -16,7 +16,7 @@ import tokenize
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState  # libcst exports no public name for it
@@ -445,7 +445,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
         except Exception as exc:
             internal.append(_internal(name, rule, exc))
     findings = most_specific(findings)
-    locator = Locator(text, module)
+    locator = Locator(text, module, [m.node for m in facts.messages])
     diagnostics: List[Diagnostic] = []
     for rule, finding in findings:
         subject = finding.subject
@@ -552,33 +552,36 @@ def dedupe(diagnostics: List[Diagnostic]) -> List[Diagnostic]:
 class Locator:
     """Source positions of nodes, computed only for the nodes that need one.
 
-    A node's source text is found in the file when it occurs exactly once; otherwise one codegen
-    pass over the module records the offsets of every node asked for (instead of libcst's
-    PositionProvider, which costs about twice the parse).
+    A node's source text is found in the file when it occurs exactly once. A sink whose text
+    repeats (the same `raise ValueError("bad")` twice) is placed by order: when the file holds
+    exactly as many copies as the walk met such sinks, the j-th one met is the j-th copy. Only
+    when both fail does one codegen pass over the module record the offsets of every node
+    (instead of libcst's PositionProvider, which costs about twice the parse).
     """
 
-    def __init__(self, text: str, module: cst.Module):
+    def __init__(self, text: str, module: cst.Module, sinks: Sequence[cst.CSTNode] = ()):
+        """`sinks`: the sink nodes in the order the walker met them (source order)."""
         self.text = text
         self.module = module
         self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+        self.sinks = sinks
+        self._ordinal: Optional[Dict[int, Tuple[int, int]]] = None
         self._offsets: Optional[Dict[int, Tuple[int, int]]] = None
 
     def span(self, anchor, within=None) -> Tuple[int, int]:
         """(start, end) offsets of `anchor`. When its text is not unique in the file, it is looked
-        for inside `within` (the sink's call, whose text usually is unique) before falling back to
-        one codegen pass over the module."""
+        for inside `within` (the sink's node) before falling back to one codegen pass."""
         if isinstance(anchor, tuple):
             return anchor
         if anchor is None:
             return (0, 0)
-        try:
-            code = self.module.code_for_node(anchor)
-        except RecursionError:
+        code = self._code(anchor)
+        if code is None:
             return (0, 0)
         first = self.text.find(code)
         if first >= 0 and self.text.find(code, first + 1) < 0:
             return _trim_parens(anchor, first, first + len(code), self.module)
-        region = self._unique(within) if within is not None and within is not anchor else None
+        region = self._region(within) if within is not None else None
         if region is not None:
             inside = self.text.find(code, region[0], region[1])
             if inside >= 0 and self.text.find(code, inside + 1, region[1]) < 0:
@@ -589,15 +592,40 @@ class Locator:
             return (max(first, 0), max(first, 0) + len(code))
         return _trim_parens(anchor, found[0], found[1], self.module)
 
-    def _unique(self, node) -> Optional[Tuple[int, int]]:
+    def _code(self, node) -> Optional[str]:
         try:
-            code = self.module.code_for_node(node)
+            return self.module.code_for_node(node)
         except RecursionError:
             return None
-        first = self.text.find(code)
-        if first < 0 or self.text.find(code, first + 1) >= 0:
+
+    def _region(self, node) -> Optional[Tuple[int, int]]:
+        code = self._code(node)
+        if code is None:
             return None
-        return first, first + len(code)
+        first = self.text.find(code)
+        if first >= 0 and self.text.find(code, first + 1) < 0:
+            return first, first + len(code)
+        return self._ordinals().get(id(node))
+
+    def _ordinals(self) -> Dict[int, Tuple[int, int]]:
+        if self._ordinal is None:
+            groups: Dict[str, List[cst.CSTNode]] = {}
+            seen: Set[int] = set()
+            for node in self.sinks:
+                if id(node) not in seen:
+                    seen.add(id(node))
+                    code = self._code(node)
+                    if code:
+                        groups.setdefault(code, []).append(node)
+            self._ordinal = {}
+            for code, group in groups.items():
+                # same type and as many copies as nodes: no copy is a comment, string or nested node
+                if len(group) > 1 and len({type(n) for n in group}) == 1 and self.text.count(code) == len(group):
+                    at = -1
+                    for node in group:
+                        at = self.text.find(code, at + 1 if at < 0 else at + len(code))
+                        self._ordinal[id(node)] = (at, at + len(code))
+        return self._ordinal
 
     def _all_offsets(self, anchor) -> Dict[int, Tuple[int, int]]:
         if self._offsets is None:
