@@ -449,7 +449,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     diagnostics: List[Diagnostic] = []
     for rule, finding in findings:
         subject = finding.subject
-        start, end = locator.span(finding.anchor, subject.node if subject is not None else None)
+        sink = subject.node if subject is not None else None
+        start, end = locator.span(finding.anchor, sink)
         row, col = locator.position(start)
         end_row, end_col = locator.position(end)
         if not run.ignore_noqa and (suppressions.file_suppresses(finding.code) or suppressions.suppresses(finding.code, row)):
@@ -464,7 +465,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
                 end_location=Location(end_row, end_col),
                 level=rule.LEVEL,
                 suggestion=finding.suggestion,
-                fix=locator.resolve_fix(finding.fix),
+                fix=locator.resolve_fix(finding.fix, sink),
                 url=rule.url,
                 noqa_row=suppressions.group(row)[1] if suppressions.has_noqa else row,
             )
@@ -620,12 +621,22 @@ class Locator:
             self._ordinal = {}
             for code, group in groups.items():
                 # same type and as many copies as nodes: no copy is a comment, string or nested node
-                if len(group) > 1 and len({type(n) for n in group}) == 1 and self.text.count(code) == len(group):
-                    at = -1
-                    for node in group:
-                        at = self.text.find(code, at + 1 if at < 0 else at + len(code))
+                copies = self._copies(code)
+                if len(group) > 1 and len({type(n) for n in group}) == 1 and len(copies) == len(group):
+                    for node, at in zip(group, copies):
                         self._ordinal[id(node)] = (at, at + len(code))
         return self._ordinal
+
+    def _copies(self, code: str) -> List[int]:
+        """Starts of the copies of `code` that are not the front of a longer expression (`raise E`
+        inside `raise E(...)` or `raise E.x` is not a copy)."""
+        found, at = [], self.text.find(code)
+        while at >= 0:
+            end = at + len(code)
+            if end >= len(self.text) or not (self.text[end].isalnum() or self.text[end] in "_(.["):
+                found.append(at)
+            at = self.text.find(code, end)
+        return found
 
     def _all_offsets(self, anchor) -> Dict[int, Tuple[int, int]]:
         if self._offsets is None:
@@ -642,16 +653,17 @@ class Locator:
         col = offset - self.starts[row - 1] + 1
         return row, col
 
-    def resolve_fix(self, fix: Optional[Fix]) -> Optional[Fix]:
-        """Absolute offsets and positions for a fix's edits; None when a node's text is not where the
-        locator found it (then no edit can be trusted)."""
+    def resolve_fix(self, fix: Optional[Fix], within=None) -> Optional[Fix]:
+        """Absolute offsets and positions for a fix's edits (nodes looked for inside `within`, the
+        sink); None when a node's text is not where the locator found it (then no edit can be
+        trusted)."""
         if fix is None:
             return None
         edits = []
         for edit in fix.edits:
             start, end = edit.start, edit.end
             if edit.node is not None:
-                base, _ = self.span(edit.node)
+                base, _ = self.span(edit.node, within)
                 expected = _bare(edit.node, self.module)
                 if self.text[base:base + len(expected)] != expected:
                     return None
