@@ -34,6 +34,7 @@ _SKIP_TYPES = (
     cst.Comment,
     cst.Annotation,
 )
+_LEAVES = frozenset({cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis})
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
 _SKIP: Dict[type, bool] = {}  # per class: whitespace/punctuation, or not a CST node at all
 
@@ -87,7 +88,8 @@ def iter_expr(root: cst.CSTNode, stop=(cst.Lambda,)) -> Iterator[cst.CSTNode]:
     while stack:
         node = pop()
         yield node
-        if node.__class__ in stop and node is not root:
+        cls = node.__class__
+        if cls in _LEAVES or (cls in stop and node is not root):
             continue
         kids = children(node)
         if kids:
