@@ -332,8 +332,8 @@ def _rule(entry: dict, where: str, source: str) -> PhraseRuleSpec:
     if level not in ("error", "warning", "info"):
         raise PackError(f"{where}: level = {level!r}; allowed: error, warning, info")
     fix = entry.get("fix", "display-only")
-    if fix != "display-only":
-        raise PackError(f"{where}: fix = {fix!r}; phrase rules can only offer display-only suggestions")
+    if fix not in ("display-only", "unsafe"):
+        raise PackError(f"{where}: fix = {fix!r}; allowed: display-only, unsafe (unsafe only for codes with a built-in fixer)")
     when = entry.get("when", "always")
     if when not in WHEN:
         raise PackError(f"{where}: when = {when!r}; allowed: {list(WHEN)}")

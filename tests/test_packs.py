@@ -38,3 +38,18 @@ def test_user_rule_runs(tmp_path):
     run = run_context(packs=extra, select=["AEM901"])
     found = check_file("x.py", b'raise ValueError("Kaboom while saving")\n', run).diagnostics
     assert [(d.code, d.message) for d in found] == [("AEM901", 'say what failed instead of "Kaboom"')]
+
+
+def test_unsafe_fix_needs_a_builtin_fixer(tmp_project):
+    from click.testing import CliRunner
+
+    from errlint.cli import main
+
+    (tmp_project / "mine.toml").write_text('[[rule]]\ncode = "AEM901"\nname = "no-kaboom"\ntokens = ["kaboom"]\nfix = "unsafe"\n')
+    (tmp_project / "pyproject.toml").write_text('[tool.errlint]\npacks = ["mine.toml"]\n')
+    (tmp_project / "a.py").write_text('raise ValueError("Kaboom")\n')
+    result = CliRunner().invoke(main, ["a.py"])
+    assert result.exit_code == 2
+    assert 'rule AEM901 says fix = "unsafe" but errlint has no fixer for it (only AEM103); set fix = "display-only"' in result.output
+    with pytest.raises(PackError, match="allowed: display-only, unsafe"):
+        load([("my.toml", b'[[rule]]\ncode = "AEM901"\nname = "n"\ntokens = ["a"]\nfix = "safe"\n')])

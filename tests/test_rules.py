@@ -6,6 +6,7 @@ import pytest
 from errlint.api import run_context
 from errlint.checks.base import DOC_HEADINGS
 from errlint.engine import check_file
+from errlint.model import Applicability
 from errlint.registry import rule_catalog
 
 CATALOG = rule_catalog()
@@ -56,3 +57,21 @@ def test_default_set_matches_the_design():
     assert {"AEM002", "AEM104", "AEM105", "AEM505", "AEM605"}.isdisjoint(on)
     for code in ("AEM001", "AEM101", "AEM201", "AEM301", "AEM401", "AEM501", "AEM601", "AEM606"):
         assert code in on
+
+
+RANK = {Applicability.DISPLAY_ONLY: 0, Applicability.UNSAFE: 1, Applicability.SAFE: 2}
+
+
+@pytest.mark.parametrize("code", [c for c in CATALOG if c not in ENGINE_ONLY])
+def test_declared_fix_matches_the_fixes_offered(code):
+    """A rule's FIX (shown by `errlint rule`, docs and SARIF) is the strongest fix its INVALID
+    examples offer: never weaker (the docs would hide a fix), never stronger (a promise not kept)."""
+    rule = CATALOG[code]
+    offered = []
+    for example in rule.INVALID:
+        run = run_context(select=[code])
+        offered += [d.fix.applicability for d in check_file("example.py", example.encode(), run).diagnostics if d.code == code and d.fix]
+    strongest = max(offered, key=RANK.get, default=Applicability.DISPLAY_ONLY)
+    assert strongest == rule.FIX, f"{code} declares {rule.FIX.value} but its examples offer {strongest.value}"
+    first_line = rule.docs.split("## Fix safety")[1].strip().split(".")[0].lower()
+    assert first_line.startswith(rule.FIX.value.split("-")[0]), f"{code}'s Fix safety section starts {first_line!r}"

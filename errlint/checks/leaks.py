@@ -118,7 +118,8 @@ class CredentialPathInMessage(Rule):
     ```
 
     ## Fix safety
-    Unsafe when offered: a literal home path is rewritten to its `~` form.
+    Unsafe when the message holds a literal home path: it is rewritten to its `~` form, which changes
+    the text. Computed paths (`Path.home()`, `os.getcwd()`) get a display-only suggestion.
 
     ## Options
     `literal-path-profiles` (list of profiles, ["agent", "cli"]): where literal credential-store paths
@@ -131,6 +132,7 @@ class CredentialPathInMessage(Rule):
     PROSE = False
     SINKS = LEAK_SINKS
     OPTIONS = {"literal-path-profiles": Option(["agent", "cli"], "list[str]", "Profiles in which literal credential-store paths are reported.")}
+    FIX = Applicability.UNSAFE
     VALID = (
         "import sys\nsys.exit('No AWS credentials found. Run \"aws configure\" or set AWS_PROFILE.')\n",
         "raise KeyError(\"Config key 'db.password_ref' is empty; set it in settings.toml.\")\n",
@@ -140,6 +142,7 @@ class CredentialPathInMessage(Rule):
         "import sys\nfrom pathlib import Path\nsys.exit(f\"Cannot read {Path.home() / '.aws' / 'credentials'}\")\n",
         "import sys\nsys.exit('Cannot read ~/.aws/credentials; fix it')\n",
         "import os\nraise ValueError(f'KEY must be set. Current directory: {os.getcwd()}')\n",
+        "import sys\nsys.exit('Cannot read /home/bob/project/settings.toml; run `app init`.')\n",
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:

@@ -160,7 +160,7 @@ class MissingValueEcho(Rule):
     ```
 
     ## Fix safety
-    Unsafe when offered: appending `(got {x!r:.80})` changes the message text.
+    Unsafe: appending `(got {x!r:.80})` changes the message text.
 
     ## Options
     `echo-width` (int, 80): the repr width used in the suggested echo.
@@ -172,6 +172,7 @@ class MissingValueEcho(Rule):
     SUMMARY = "The rejected value is not shown"
     PROFILES = ("agent", "cli", "http", "exc")
     OPTIONS = {"echo-width": RuleOption(80, "int", "Width of the bounded repr in the suggested echo.")}
+    FIX = Applicability.UNSAFE
     VALID = (
         "def f(x):\n    if x < 0:\n        raise ValueError(f'x must be >= 0, got {x}')\n",
         "def f(x):\n    if not x:\n        raise ValueError('x is required; pass a name.')\n",
@@ -276,7 +277,8 @@ class MissingInputName(Rule):
     ```
 
     ## Fix safety
-    Unsafe when offered (prefixing "`p`: " changes the text).
+    Display-only: the suggestion prefixes the input's name ("`p`: "), which errlint cannot always
+    pick safely when several inputs are in scope.
 
     ## Options
     None.
@@ -354,6 +356,7 @@ class MissingAllowedValues(Rule):
     SUMMARY = "What is allowed is not said"
     PROFILES = ("agent", "cli", "http", "exc")
     OPTIONS = {"max-listed-values": RuleOption(20, "int", "Longest literal collection a message is expected to list.")}
+    FIX = Applicability.UNSAFE
     VALID = (
         "SIZES = {'s', 'm'}\ndef f(size):\n    if size not in SIZES:\n        raise ValueError(f'size={size!r} is invalid; expected one of s, m')\n",
         "def f(page_size):\n    if page_size > 200:\n        raise ValueError(f'page_size={page_size} exceeds the limit of 200')\n",
@@ -527,6 +530,7 @@ class MissingValueSource(Rule):
     NAME = "missing-value-source"
     SUMMARY = "No tool or command named for finding a valid value"
     PROFILES = ("agent",)
+    FIX = Applicability.UNSAFE
     VALID = (
         "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef list_issues() -> list:\n    return []\n@mcp.tool()\ndef get_issue(issue_id: str) -> dict:\n    raise ToolError(f'Issue {issue_id} not found. Call list_issues to see valid ids.')\n",
         "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef get_issue(issue_id: str) -> dict:\n    raise ToolError(f'Issue {issue_id} not found')\n",
@@ -604,7 +608,8 @@ class MissingRetryGuidance(Rule):
     ```
 
     ## Fix safety
-    Unsafe with a `Retry-After` value in scope (interpolated); otherwise display-only.
+    Display-only: the suggestion names the retry timing or the retryability to state. (AEM103 offers
+    an unsafe fix when a `retry_after` value is in scope.)
 
     ## Options
     None.

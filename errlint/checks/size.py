@@ -146,7 +146,8 @@ class UnboundedInterpolation(Rule):
     ```
 
     ## Fix safety
-    Unsafe when offered: wrapping in `str(x)[:200]` changes the text.
+    Display-only: the suggestion wraps the value (`str(x)[:200]`) or names a count instead; which one
+    fits depends on the value.
 
     ## Options
     None.

@@ -8,7 +8,7 @@ from ..extract.context import caller_fixable
 from ..extract.sinks import CONTROL_FLOW
 from ..fixes import replace_with_fbody
 from ..model import Applicability, Finding, Fix, Level, Message, Template
-from ..packs import PhraseRuleSpec
+from ..packs import PackError, PhraseRuleSpec
 from .base import FileContext, Rule, complete_templates, mostly_non_english, quote
 from .signals import Signals, identifiers, value_placeholders
 
@@ -193,6 +193,12 @@ class PhraseRule(Rule):
         self.VALID = spec.valid  # type: ignore[misc]
         self.INVALID = spec.invalid  # type: ignore[misc]
         self.SUMMARY = spec.summary  # type: ignore[misc]
+        self.FIX = Applicability(spec.fix)  # type: ignore[misc]
+        if self.FIX is Applicability.UNSAFE and spec.code not in PHRASE_FIXERS:
+            raise PackError(
+                f"phrase pack {spec.source}: rule {spec.code} says fix = \"unsafe\" but errlint has no fixer for it "
+                f"(only {', '.join(sorted(PHRASE_FIXERS))}); set fix = \"display-only\""
+            )
 
     @property
     def code(self) -> str:
@@ -230,7 +236,7 @@ class PhraseRule(Rule):
                     return
                 replacement = spec.swap.get(text.lower(), "") if spec.swap else ""
                 fmt = {"match": text.strip(), "replacement": replacement}
-                fixer = PHRASE_FIXERS.get(spec.code)
+                fixer = PHRASE_FIXERS.get(spec.code) if self.FIX is Applicability.UNSAFE else None
                 fix = fixer(message, template, text, ctx) if fixer and len(message.templates) == 1 else None
                 yield self.finding(message, _format(spec.message, fmt), _format(spec.suggestion, fmt), fix=fix)
                 return
