@@ -235,3 +235,33 @@ def test_aem208_quotes_fields_in_single_and_triple_quoted_fstrings():
     out = fixed(triple, unsafe=False, select=["AEM208"])
     assert out == triple.replace("{region}", "\\'{region}\\'")
     compile(out, "x", "exec")
+
+
+AEM205_SERVER = """\
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+mcp = FastMCP('x')
+ISSUES = {}
+@mcp.tool()
+def list_issues() -> list:
+    return []
+@mcp.tool()
+def list_projects() -> list:
+    return []
+@mcp.tool()
+def get_issue(issue_id: str) -> dict:
+    if issue_id not in ISSUES:
+        raise ToolError(f'Unknown issue {issue_id!r}.')
+    return ISSUES[issue_id]
+"""
+
+
+def test_aem205_names_the_one_listing_tool_for_the_noun():
+    assert fixed(AEM205_SERVER, select=["AEM205"]) == AEM205_SERVER.replace(
+        "f'Unknown issue {issue_id!r}.'", "f'Unknown issue {issue_id!r}; call list_issues to see valid values.'"
+    )
+
+
+def test_aem205_offers_no_fix_when_two_tools_list_the_noun():
+    ambiguous = AEM205_SERVER.replace("list_projects", "list_issue_types")
+    assert fixed(ambiguous, select=["AEM205"]) == ambiguous
