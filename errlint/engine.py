@@ -35,7 +35,13 @@ SINK_BYTES = (
     b"option", b"usage", b"info", b"debug", b"critical", b"fatal", b"modelretry", b"failure", b"fault",
     b"mcp", b"tool",
 )
-SPECIFIC_OVER_NEXT_STEP = {"AEM204", "AEM205", "AEM206", "AEM207"}
+# One problem, one finding: a general code is dropped on a message a more specific one covers
+# ("please retry later" is AEM103, not also AEM101 and AEM206).
+SUPERSEDED_BY = {
+    "AEM201": {"AEM204", "AEM205", "AEM206", "AEM207"},
+    "AEM101": {"AEM103"},
+    "AEM206": {"AEM103"},
+}
 LEAK_ONLY_ROLES = {"dunder"}
 # Exception classes whose name declares an internal invariant ("this should be unreachable"): their
 # messages are for the library's developers, so only leak rules apply (design: AssertionError trap).
@@ -534,9 +540,12 @@ def _nested_diagnostic() -> Diagnostic:
 
 
 def most_specific(findings: List[Tuple[Rule, Finding]]) -> List[Tuple[Rule, Finding]]:
-    """Drop AEM201 on a message that AEM204/205/206/207 already covers: one problem, one finding."""
-    covered = {id(f.subject) for r, f in findings if f.code in SPECIFIC_OVER_NEXT_STEP and f.subject is not None}
-    return [(r, f) for r, f in findings if not (f.code == "AEM201" and id(f.subject) in covered)]
+    """Drop a general finding on a message that a more specific code covers (SUPERSEDED_BY)."""
+    codes: Dict[int, Set[str]] = {}
+    for _, f in findings:
+        if f.subject is not None:
+            codes.setdefault(id(f.subject), set()).add(f.code)
+    return [(r, f) for r, f in findings if f.subject is None or not (SUPERSEDED_BY.get(f.code, set()) & codes[id(f.subject)])]
 
 
 def dedupe(diagnostics: List[Diagnostic]) -> List[Diagnostic]:

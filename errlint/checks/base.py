@@ -6,6 +6,7 @@ rule; unlike Fixit, options declared in `OPTIONS` really reach the rule (`self.o
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -22,6 +23,15 @@ CONTENT_SINKS = frozenset(
      "stderr", "stdout", "log", "warn", "http", "class-default", "validator"}
 )
 ERROR_LEVELS = {"warning", "warn", "error", "exception", "critical", "fatal"}
+# What makes a stderr print an error report rather than progress output ("Codemodding a.py").
+FAILURE_TEXT = re.compile(
+    r"^\W*no\b|\b(error|errors|fail(?:s|ed|ure|ing)?|cannot|can't|could ?not|couldn't|unable|invalid|unknown|not found|"
+    r"missing|no such|denied|refused|forbidden|not (?:allowed|permitted|supported|installed|a|an)|unsupported|"
+    r"must|required|requires|expected|too (?:many|long|large|big|few)|exceed(?:s|ed)?|(?:does|did|do) not|doesn't|"
+    r"aborted|aborting|timed out|timeout|conflict|mismatch|wrong|bad|illegal|malformed|corrupt(?:ed)?|usage:|"
+    r"busy|in use|(?:un|not )available|unreachable|already (?:exists?|running|in use|taken)|empty|no \w+ (?:found|given|specified))\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -139,6 +149,8 @@ class Rule:
             return False
         if self.PROSE and message.sink in ("log", "notify") and message.extra.get("level", "error") not in ERROR_LEVELS:
             return False
+        if self.PROSE and message.sink == "stderr" and not reports_failure(message):
+            return False
         return True
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
@@ -153,6 +165,38 @@ class Rule:
         if anchor is None and message is not None:
             anchor = message.anchor
         return Finding(self.code, text, suggestion, anchor, fix, message)
+
+
+# A fault inside the program, which no caller can fix: no echo, allowed values or next step is owed.
+INTERNAL_FAULT_TEXT = re.compile(
+    r"\b(internal (?:server )?error|should (?:never|not) (?:happen|occur|be (?:reached|possible|called))|"
+    r"this is a bug|(?:server|sdk|library|internal) bug|bug in (?:the )?\w+|unreachable|"
+    r"invalid (?:parser|internal) state)\b",
+    re.I,
+)
+INTERNAL_FAULT_CODES = re.compile(r"^(?:[\w.]*INTERNAL_ERROR|-32603|500)$")
+
+
+def internal_fault(message: Message) -> bool:
+    """True for an internal fault: the text says so ("Internal error", "should never happen") or the
+    error carries JSON-RPC's INTERNAL_ERROR (-32603) or HTTP 500."""
+    if INTERNAL_FAULT_CODES.match(str(message.extra.get("code", "") or "").replace(" ", "")) or message.extra.get("status") == 500:
+        return True
+    return any(INTERNAL_FAULT_TEXT.search(t.prose) for t in message.templates)
+
+
+def traceback_attached(message: Message) -> bool:
+    """A log call that attaches the exception (`logger.exception`, `exc_info=`): the record
+    carries the cause and the traceback, the text is only their heading."""
+    return message.sink == "log" and bool(message.extra.get("exc_info"))
+
+
+def reports_failure(message: Message) -> bool:
+    """A stderr print is an error report when a non-zero exit follows it or its text reads as a
+    failure; otherwise it is progress or status output, which prose rules leave alone."""
+    if message.sink != "stderr" or message.extra.get("exits_after"):
+        return True
+    return any(FAILURE_TEXT.search(t.prose) for t in message.templates)
 
 
 def _dedent(text: str) -> str:

@@ -34,7 +34,8 @@ class SecretInMessage(Rule):
     `password`, `dsn`, `session_id`, `headers["Authorization"]`, `os.environ["X_TOKEN"]`) or contains
     a literal key (AWS access key ids, private-key blocks, GitHub/Slack/OpenAI-style tokens). Masked
     values (`mask(x)`, `x[:4]`), `len(x)`, `bool(x)` and names such as `max_tokens`, `token_count` or
-    `token_url` are not flagged. Applies to every sink, logs included.
+    `token_url` are not flagged. Applies to every sink, logs included, except that a `session_id` in
+    a log record is taken as a correlation id (MCP session ids are not credentials).
 
     ## Why is this bad?
     Error text ends up in agent transcripts, logs and bug reports; a key printed there is a leaked key
@@ -79,6 +80,8 @@ class SecretInMessage(Rule):
             for holder in template.placeholders:
                 if holder.has(SECRET):
                     name = holder.detail or holder.expr
+                    if message.profile == "log" and LOG_CORRELATION_ID.search(name):
+                        continue  # in the server's own log a session id correlates records; MCP sessions are not credentials
                     yield self.finding(
                         message,
                         f"the message interpolates the secret-like value `{name}`",
@@ -93,6 +96,16 @@ class SecretInMessage(Rule):
                     "Remove the key from the text; refer to it by the env var or secret-manager entry that holds it.",
                 )
                 return
+
+
+LOG_CORRELATION_ID = re.compile(r"session_?id", re.I)
+WORKING_DIRECTORY = re.compile(r"\bgetcwd\(|\bcwd\(")
+
+
+def _names_credential_store(expr: str, ctx: FileContext) -> bool:
+    """`Path.home() / ".aws" / "credentials"`: the path's literal parts, joined, name a credential store."""
+    joined = "/".join(re.findall(r"[\"']([^\"']+)[\"']", expr))
+    return any(c.pattern.search(joined) or c.pattern.search(expr) for c in ctx.packs.credentials)
 
 
 class CredentialPathInMessage(Rule):
@@ -150,6 +163,8 @@ class CredentialPathInMessage(Rule):
         for template in message.templates:
             for holder in template.placeholders:
                 if holder.has(HOME_PATH):
+                    if message.profile == "log" and WORKING_DIRECTORY.search(holder.detail or holder.expr) and not _names_credential_store(holder.expr, ctx):
+                        continue  # the working directory in the operator's own log: not a home path
                     yield self.finding(
                         message,
                         f"the message shows an absolute home or working-directory path (`{holder.detail or holder.expr}`)",

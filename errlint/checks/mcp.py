@@ -14,6 +14,7 @@ from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message
 from .base import FileContext, Rule, quote
 
 ERROR_TEXT = re.compile(r"^\W*(error|failed|failure|exception|unable to|could not|couldn't|cannot|can't|invalid|not found)\b|\b(error|failed|exception)\s*:|\bnot found\b|\bunable to\b", re.I)
+RICH_MARKUP = re.compile(r"\[/?[a-z][a-z0-9 #._,=-]*\]")  # "[bold red]Error:[/bold red]"
 ZERO_RESULTS = re.compile(r"^\W*no (results|matches|items|entries|records|rows)\b", re.I)
 REDUNDANT_PREFIX = re.compile(r"^\s*(error executing tool\b[^:]*:?|tool error\s*:|failed to execute tool\b[^:]*:?|error\s*:)\s*", re.I)
 STACK_NAMES = {
@@ -126,6 +127,8 @@ class ErrorReturnedAsSuccess(Rule):
             if "error" in keys and error_branch and not keys & {"isError", "is_error", "ok", "state"}:
                 yield self._finding(message, ctx, "a dict with an `error` key")
             return
+        if isinstance(expr, cst.Name) and message.scope is not None and any(b.kind == "aug" for b in message.scope.bindings.get(expr.value, ())):
+            return  # `result += "Tools not found: ..."`: a note appended to real output, a partial success
         for template in message.templates:
             text = template.prose
             if not text.strip() or ZERO_RESULTS.search(text):
@@ -142,7 +145,7 @@ class ErrorReturnedAsSuccess(Rule):
         return self.finding(
             message,
             f"the tool returns {what} as a successful result; the client sees isError=false",
-            f"{how.capitalize()} instead (from {module} import {name}).",
+            f"{how[0].upper() + how[1:]} instead (from {module} import {name}).",
             anchor=message.node,
             fix=self._fix(message, ctx, stack),
         )
@@ -464,8 +467,9 @@ class RedundantErrorPrefix(Rule):
 class CliErrorChannel(Rule):
     """## What it does
     In command-line code, flags (a) an error printed to stdout (`print("Error ...")`, `click.echo(...)`
-    without `err=True`) right before a non-zero exit, and (b) a non-zero exit in an `except` handler
-    that printed nothing at all.
+    without `err=True`, rich's `print` or a `Console()` built without `stderr=True`) right before a
+    non-zero exit, and (b) a non-zero exit in an `except` handler that printed nothing at all (any
+    call that looks like output, such as `show_error(e)` or `log.error(...)`, counts as printing).
 
     ## Why is this bad?
     Agents and pipes read stdout as the command's data and stderr as its diagnostics (clig.dev); a
@@ -515,7 +519,10 @@ class CliErrorChannel(Rule):
                 yield self.finding(message, "the command exits non-zero without printing why", "Print what failed and the next step to stderr before exiting.", anchor=message.node)
             return
         for template in message.templates:
-            if ERROR_TEXT.search(template.prose):
+            if ERROR_TEXT.search(RICH_MARKUP.sub("", template.prose)):
+                if message.callee.startswith("rich.console."):
+                    yield self.finding(message, "an error is printed to stdout (a rich Console without stderr=True) before a non-zero exit", "Print errors with a `Console(stderr=True)` (e.g. `err_console = Console(stderr=True)`).", anchor=message.node)
+                    return
                 echo = message.callee.rsplit(".", 1)[-1] in ("echo", "secho")
                 target = "err=True" if echo else "file=sys.stderr"
                 yield self.finding(message, "an error is printed to stdout before a non-zero exit", f"Print it to stderr: add `{target}`.", anchor=message.node, fix=self._fix(message, ctx, target, echo))

@@ -16,7 +16,7 @@ from ..extract.context import (
 )
 from ..fixes import append_edit, insert_in_fstring
 from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, TRACEBACK, Applicability, Edit, Finding, Fix, Level, Message, Template
-from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, quote
+from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, quote, traceback_attached
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
 from .vague import fixable, messageless_matters, signals
 
@@ -35,16 +35,28 @@ RANGE_TEXT = re.compile(r"\b(at least|at most|no more than|up to|between|minimum
 EXAMPLE_TEXT = re.compile(r"\b(e\.g\.|for example|such as|like|format|formatted|must (?:match|be|look|start|end|contain)|expected|should (?:be|look|match)|in the form)\b", re.I)
 RECOVERED = re.compile(r"\b(continuing|falling back|fall(?:ing)? back to|ignoring|skipping|will (?:retry|try again)|retrying(?! (?:will|won't) help)|using (?:the )?default|proceeding (?:with|without))\b", re.I)
 ZERO_WORDS = re.compile(r"\b(positive|negative|non-negative|nonnegative|non-zero|nonzero|empty|whole number)\b", re.I)
+AGENT_FACING_ERROR = re.compile(r"^(ToolError|ResourceError|PromptError|McpError|MCPError|HTTPException|UsageError|BadParameter)$")
 EXC_TYPE_NAME = re.compile(r"^(type\(\w+\)\.__(?:qual)?name__|\w+\.__class__\.__(?:qual)?name__)$")
 
 
-class MissingNextStep(Rule):
+class PartRule(Rule):
+    """A "missing part" rule: none applies to an internal fault, which no caller can fix."""
+
+    def applies(self, message: Message) -> bool:
+        return super().applies(message) and not internal_fault(message)
+
+
+class MissingNextStep(PartRule):
     """## What it does
     Flags a message with no next step: no imperative ("Call list_projects", "Pass --force"), no code
     span, flag or env var, no allowed values, no tool name and no retry timing. Applies to messages for
     agents, CLIs and HTTP clients, and to plain raises and error logs when the caller can fix the error
     (the raise sits under a guard on a parameter, or in a handler around a call that received one).
-    Not reported when AEM204, AEM205 or AEM206 is: their fixes supply the step.
+    Not reported when AEM204, AEM205, AEM206 or AEM207 is (their fixes supply the step), on an
+    internal fault ("Internal error", "should never happen", JSON-RPC INTERNAL_ERROR, HTTP 500: no
+    caller can fix those, which holds for every missing-part rule), on log calls that attach the
+    traceback (`logger.exception`, `exc_info=`), or on stderr output that reports no failure
+    (progress lines such as "Codemodding a.py").
 
     ## Why is this bad?
     The agent's next move depends only on the text. Without a step it guesses or stops.
@@ -86,7 +98,7 @@ class MissingNextStep(Rule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
-        if message.callee in FRAMEWORK_USAGE:
+        if message.callee in FRAMEWORK_USAGE or traceback_attached(message):
             return
         if message.profile == "log" and (message.extra.get("level") not in ("error", "exception", "critical", "fatal") or not fixable(message, ctx, strict=True)):
             return
@@ -137,7 +149,7 @@ def passthrough_only(template: Template, sig) -> bool:
     return len(sig.content_words(template)) <= 2 and not identifiers(template)
 
 
-class MissingValueEcho(Rule):
+class MissingValueEcho(PartRule):
     """## What it does
     Flags a message raised under a guard that tests a value the caller passed (`if x not in ...`,
     `if len(x) > 5`, `if not re.match(..., x)`, `if not x.endswith(".md")`) when the message does not
@@ -253,7 +265,7 @@ def _contains(template: Template, value: str) -> bool:
     return bool(re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", template.literal))
 
 
-class MissingInputName(Rule):
+class MissingInputName(PartRule):
     """## What it does
     In an MCP tool or a CLI command, flags a message raised under a guard on parameter `p` that names
     neither `p` nor its flag (`--p-name`). One-parameter tools whose message echoes the value, and
@@ -320,7 +332,7 @@ class MissingInputName(Rule):
             return
 
 
-class MissingAllowedValues(Rule):
+class MissingAllowedValues(PartRule):
     """## What it does
     Flags a message raised when a value is not in a literal set, fails a numeric range, a regular
     expression or a prefix/suffix check, when the message neither lists the allowed values (at least
@@ -377,6 +389,8 @@ class MissingAllowedValues(Rule):
         if not facts.has_guard:
             return
         function = message.context.function
+        if function is not None and function.name == "__getattr__":
+            return  # PEP 562 / attribute dispatch: the `name == ...` chain is lazy lookup, not a list of allowed values
         derived = param_derived(function, lambda n: ctx.origin(message, n), facts.subjects | facts.value_subjects)
         if not derived:
             return  # the object's own state, not a value the caller passed
@@ -495,7 +509,7 @@ def _verb(method: str) -> str:
     return {"startswith": "start with", "endswith": "end with", "contains": "contain"}.get(method, method)
 
 
-class MissingValueSource(Rule):
+class MissingValueSource(PartRule):
     """## What it does
     In an MCP tool, flags a not-found or invalid-identifier error (a guard on an `*_id`/`key`/`name`/
     `path`-like parameter, or text such as "not found", "unknown", "no such") that names no tool and no
@@ -586,7 +600,7 @@ def _stem(param: str) -> str:
     return base.rstrip("s")
 
 
-class MissingRetryGuidance(Rule):
+class MissingRetryGuidance(PartRule):
     """## What it does
     Flags a message for a transient failure (a handler for timeouts or connection errors, a 429/5xx
     status check, or text such as "rate limit", "timed out", "unavailable") that states neither when to
@@ -648,7 +662,7 @@ class MissingRetryGuidance(Rule):
             return
 
 
-class ExceptionPassthroughOnly(Rule):
+class ExceptionPassthroughOnly(PartRule):
     """## What it does
     Flags a message that is only a generic prefix plus the caught exception's text:
     `f"Error: {e}"`, `str(e)`, `f"{type(e).__name__}: {e}"`.
@@ -703,6 +717,8 @@ class ExceptionPassthroughOnly(Rule):
                 continue
             if message.callee and any(t.rsplit(".", 1)[-1] == message.callee.rsplit(".", 1)[-1] for t in handler.types):
                 return
+            if handler.types and all(AGENT_FACING_ERROR.search(t.rsplit(".", 1)[-1]) for t in handler.types):
+                return  # relaying a ToolError's own text: it was written for the agent
             yield self.finding(
                 message,
                 f'"{quote(template.text)}" only passes the exception text through',

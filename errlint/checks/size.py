@@ -73,7 +73,7 @@ class MessageTooLong(Rule):
 
     ## Options
     `max-message-tokens` (int, 120); `max-message-length` (int, unset): a character limit instead;
-    `max-lines` (int, 8).
+    `max-lines` (int, 8): blank lines and indented code-sample lines do not count.
     """
 
     CODE = "AEM401"
@@ -84,7 +84,7 @@ class MessageTooLong(Rule):
     OPTIONS = {
         "max-message-tokens": Option(120, "int", "Largest estimated o200k_base token count of a message's static text."),
         "max-message-length": Option(None, "int", "Largest character count of a message's static text (unset: not checked)."),
-        "max-lines": Option(8, "int", "Most lines a message may have."),
+        "max-lines": Option(8, "int", "Most lines of prose a message may have (blank and indented code-sample lines do not count)."),
     }
     VALID = (
         "raise RuntimeError('Python 3.9 or later is required.')\n",
@@ -111,7 +111,7 @@ class MessageTooLong(Rule):
                     return
                 continue
             count = template_tokens(template)
-            lines = template.literal.count("\n") + 1 if template.literal.strip() else 0
+            lines = prose_lines(template.literal)
             if count > limit:
                 yield self.finding(message, f"the message is about {count} tokens (limit {limit}); keep the fix and drop the rest", _shorten_hint())
                 return
@@ -170,10 +170,19 @@ class UnboundedInterpolation(Rule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        function = message.context.function
+        if message.extra.get("constructor") and function is not None:
+            own = set(function.param_names)  # `super().__init__(message)`: judged where the exception is raised
+        else:
+            own = set()
+        rejected = _rejected_values(message, ctx)
         for template in message.templates:
             for holder in template.placeholders:
                 if holder.has(TRACEBACK) and message.profile in ("agent", "cli", "http"):
                     continue  # AEM305 reports tracebacks where they reach a reader
+                roots = {n.split(".", 1)[0] for n in holder.names} - {"repr", "str", "ascii", "format"}
+                if roots and (roots <= own or roots <= rejected and holder.expr.startswith(("repr(", "str("))):
+                    continue  # the rejected value itself, echoed as AEM202 asks
                 if holder.has(UNBOUNDED) and not holder.has(SCHEMA) and not holder.has(VALIDATION) and not holder.has(COLLECTION):
                     yield self.finding(
                         message,
@@ -181,6 +190,15 @@ class UnboundedInterpolation(Rule):
                         f"Truncate or summarise: f\"{{{_short(holder.expr)}!r:.200}}\" or the one field that matters.",
                     )
                     return
+
+
+def _rejected_values(message: Message, ctx: FileContext) -> set:
+    """Names whose value the guard leading to the sink rejected, or that the failed try block read."""
+    facts = ctx.guard(message)
+    names = set() if facts.type_check else set(facts.value_subjects)  # after isinstance(), `repr(tree)` is the whole tree
+    for handler in message.context.handlers[:1]:
+        names |= set(handler.try_reads)
+    return {n.split(".", 1)[0] for n in names}
 
 
 def _short(expr: str) -> str:
@@ -393,3 +411,11 @@ def _longest_list(text: str) -> int:
         if len(items) > best:
             best = len(items)
     return best
+
+
+def prose_lines(literal: str) -> int:
+    """Lines of prose in a message: blank lines and lines indented 4+ spaces (a code sample to copy)
+    are not counted against `max-lines`; their tokens still count against the token limit."""
+    if not literal.strip():
+        return 0
+    return sum(1 for line in literal.split("\n") if line.strip() and not line.startswith(("    ", "\t")))

@@ -7,9 +7,9 @@ from typing import Iterable, Optional
 from ..extract.context import caller_fixable
 from ..extract.sinks import CONTROL_FLOW
 from ..fixes import replace_with_fbody
-from ..model import Applicability, Finding, Fix, Level, Message, Template
+from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import PackError, PhraseRuleSpec
-from .base import FileContext, Rule, complete_templates, mostly_non_english, quote
+from .base import FileContext, Rule, complete_templates, mostly_non_english, quote, traceback_attached
 from .signals import Signals, identifiers, value_placeholders
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
@@ -135,6 +135,8 @@ class GenericFailureMessage(Rule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if traceback_attached(message):
+            return
         sig = signals(ctx)
         for template in complete_templates(message):
             if message.extra.get("messageless"):
@@ -175,6 +177,8 @@ class GenericFailureMessage(Rule):
             return None
         if identifiers(template) or value_placeholders(template):
             return None
+        if content and any(h.has(EXCEPTION) for h in template.placeholders):
+            return None  # "Session termination failed: {exc}": the operation and its cause are both there
         if hits:
             start, end = hits[0]
             return prose[start:end]

@@ -73,6 +73,8 @@ BOUNDED_ANNOTATION = re.compile(
 )
 UNBOUNDED_ANNOTATION = re.compile(r"^(Optional\[)?(dict|list|set|frozenset|tuple|Dict|List|Set|Mapping|Sequence|Iterable|bytes|BaseModel|Model)\b")
 SCHEMA_NAME = re.compile(r"(^|_)(schema|schemas|spec|specs|openapi|definition|definitions|inputschema)$")
+# "spec" and "definition" are as often short strings ("a:b".split(",")): they need unbounded evidence
+STRONG_SCHEMA_NAME = re.compile(r"(^|_)(schema|schemas|openapi|inputschema)$")
 UNBOUNDED_CALLS = {
     "json.dumps", "json.dump", "pprint.pformat", "pformat", "yaml.dump", "yaml.safe_dump", "vars", "locals",
     "globals", "dir", "json.load", "json.loads", "toml.dumps", "tomli_w.dumps", "pickle.dumps", "dumps",
@@ -459,7 +461,7 @@ class TemplateBuilder:
             if qualified in ENV_NAMES:
                 kinds |= {ENV_DUMP, UNBOUNDED}
                 detail = detail or qualified
-        if SCHEMA_NAME.search(low) and not kinds & {BOUNDED}:
+        if not kinds & {BOUNDED} and (STRONG_SCHEMA_NAME.search(low) or SCHEMA_NAME.search(low) and UNBOUNDED in kinds):
             kinds.add(SCHEMA)
         if not kinds and BOUNDED_NAME.search(low):
             kinds.add(BOUNDED)
@@ -497,7 +499,7 @@ class TemplateBuilder:
         low = snake(attr)
         if "retry_after" in low:
             kinds.add(RETRY_AFTER)
-        if SCHEMA_NAME.search(low):
+        if STRONG_SCHEMA_NAME.search(low):
             kinds.add(SCHEMA)
         if not kinds and BOUNDED_NAME.search(low):
             kinds.add(BOUNDED)

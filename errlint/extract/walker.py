@@ -37,6 +37,10 @@ LOGGER_FACTORIES = {"logging.getLogger", "structlog.get_logger", "structlog.getL
 LOGGER_NAME = re.compile(r"^_*(log|logger|logging|_?lg)$|logger$|_log$", re.I)
 DEBUG_NAME = re.compile(r"^(__debug__|debug|verbose|verbosity|trace|dev_mode|show_traceback|show_tracebacks)$|_debug$|^debug_", re.I)
 STDERR_QUALIFIED = {"sys.stderr", "sys.__stderr__"}
+RICH_CONSOLES = {"rich.console.Console", "rich.Console"}
+# calls that tell the user something: a handler that makes one before exiting is not silent, even
+# when errlint cannot tell which channel the output goes to
+OUTPUT_CALL = re.compile(r"print|echo|log|write|error|warn|exception|critical|fail|abort|report|show|display|notify|emit", re.I)
 
 
 @dataclass(eq=False)
@@ -94,6 +98,7 @@ class Walker:
         self.loggers: Set[str] = set()
         self.logger_methods: Dict[str, str] = {}
         self.stderr_names: Set[str] = set()
+        self.consoles: Dict[str, bool] = {}  # rich Console objects by name: True when they write to stderr
         self.parsers: Set[str] = set()
         self.servers: Dict[str, str] = {}
         self.stacks: Set[str] = set()
@@ -387,7 +392,7 @@ class Walker:
 
     def _silent_exit(self, handler: cst.CSTNode, before: int) -> None:
         """AEM606(b): a non-zero exit in an except handler that emitted no message at all."""
-        if any(r.kind != "tool-return" for r in self.raw[before:]):
+        if any(r.kind != "tool-return" for r in self.raw[before:]) or _reports_something(handler):
             return
         body = handler.body
         stmts = body.body if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
@@ -511,12 +516,14 @@ class Walker:
             return
         method = func.attr.value if isinstance(func, cst.Attribute) else ""
         base = func.value if isinstance(func, cst.Attribute) else None
-        if callee in ("print", "builtins.print"):
+        if callee in ("print", "builtins.print", "rich.print"):
             self.print_call(call)
+        elif method in ("print", "log") and isinstance(base, cst.Name) and base.value in self.consoles:
+            self.console_call(call, base.value)
         elif callee in ("sys.exit", "exit", "quit", "os._exit", "builtins.exit"):
             self.exit_call(call, callee, call)
         elif method == "write" and base is not None and self._is_stderr(base):
-            self.record("stderr", "sys.stderr.write", call, nodes.call_arg(call, 0))
+            self.record("stderr", "sys.stderr.write", call, nodes.call_arg(call, 0), exits_after=self.exits_after)
         elif callee.rsplit(".", 1)[-1] in ("echo", "secho") and callee.split(".", 1)[0] in ("click", "typer"):
             self.echo_call(call, callee)
         elif method in LOG_METHODS and base is not None and self._is_logger(base, callee):
@@ -634,9 +641,19 @@ class Walker:
         if not args:
             return
         if target is not None and self._is_stderr(target):
-            self.record("stderr", "print", call, args[0], args=args)
+            self.record("stderr", "print", call, args[0], args=args, exits_after=self.exits_after)
         elif (target is None or self.qualify(target) in ("sys.stdout",)) and self.exits_after:
             self.record("stdout", "print", call, args[0], args=args)
+
+    def console_call(self, call: cst.Call, name: str) -> None:
+        """`console.print(...)` on a rich Console: stderr when built with `stderr=True`, else stdout."""
+        message = nodes.call_arg(call, 0)
+        if message is None:
+            return
+        if self.consoles[name]:
+            self.record("stderr", "rich.console.Console.print", call, message, exits_after=self.exits_after)
+        elif self.exits_after:
+            self.record("stdout", "rich.console.Console.print", call, message)
 
     def echo_call(self, call: cst.Call, callee: str) -> None:
         err = nodes.keyword_arg(call, "err")
@@ -644,7 +661,7 @@ class Walker:
         if message is None:
             return
         if nodes.is_true(err):
-            self.record("stderr", callee, call, message)
+            self.record("stderr", callee, call, message, exits_after=self.exits_after)
         elif err is None and self.exits_after:
             self.record("stdout", callee, call, message)
 
@@ -734,6 +751,8 @@ class Walker:
                 self.loggers.add(name)
             elif callee in ("argparse.ArgumentParser",) or callee.endswith("ArgumentParser"):
                 self.parsers.add(name)
+            elif callee in RICH_CONSOLES:
+                self.consoles[name] = nodes.is_true(nodes.keyword_arg(value, "stderr"))
             else:
                 stack = server_stack(callee)
                 if stack:
@@ -1114,3 +1133,11 @@ def extract(module: cst.Module, logger_objects: Iterable[str] = ()) -> FileFacts
     `logging.getLogger()` results and logger-named variables.
     """
     return Walker(module, logger_objects).run()
+
+
+def _reports_something(handler: cst.CSTNode) -> bool:
+    """True when the handler body calls an output-like function (print, echo, log, write, ...)."""
+    for node in nodes.iter_expr(handler.body, stop=(cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        if isinstance(node, cst.Call) and OUTPUT_CALL.search(nodes.last_name(node.func)):
+            return True
+    return False
