@@ -242,7 +242,7 @@ def _profiles(value: Any, where: str) -> Tuple[Tuple[str, Tuple[str, ...]], ...]
     from .registry import resolve_code  # deferred: the registry imports this module
 
     if not isinstance(value, dict):
-        raise ConfigError(f"{where}: profiles must be a table of CODE = [profiles]; {SHOW}")
+        raise ConfigError(f"{where}: profiles must be a table of CODE = [profiles], got {type(value).__name__}; {SHOW}")
     out = []
     for code, profiles in value.items():
         resolved = resolve_code(code)
@@ -258,7 +258,7 @@ def _rule_options(value: Any, where: str) -> Tuple[Tuple[str, Tuple[Tuple[str, A
     from .registry import rule_class  # deferred: the registry imports this module
 
     if not isinstance(value, dict):
-        raise ConfigError(f"{where}: rules must be a table of CODE = {{option = value}}; {SHOW}")
+        raise ConfigError(f"{where}: rules must be a table of CODE = {{option = value}}, got {type(value).__name__}; {SHOW}")
     out = []
     for code, options in value.items():
         found = rule_class(code)
