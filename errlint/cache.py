@@ -53,6 +53,7 @@ def run_key(run: RunContext) -> str:
     h.update(run.packs.digest.encode())
     h.update(",".join(sorted(r.code + repr(sorted(r.options.items())) + repr(r.profiles) for r in run.rules)).encode())
     h.update(",".join(sorted(run.registry)).encode())
+    h.update(b";" + ",".join(sorted(run.caught)).encode())
     h.update(repr(sorted(run.mcp_versions.items())).encode())
     h.update(repr(run.ignore_noqa).encode())
     return h.hexdigest()[:24]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import builtins
 import codecs
 import io
 import re
@@ -58,6 +59,7 @@ class RunContext:
     registry: frozenset = frozenset()
     mcp_versions: Dict[str, str] = field(default_factory=dict)
     ignore_noqa: bool = False
+    caught: frozenset = frozenset()  # exception classes the project catches by name (scan_caught_names)
 
 
 @dataclass
@@ -428,7 +430,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     except RecursionError:
         return FileResult(name, [_with_filename(_nested_diagnostic(), name)], None, parsed=False)
     registry = run.registry | frozenset(t.name for t in facts.tools)
-    ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs, text)
+    caught = run.caught | scan_caught_names(text)
+    ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs, text, caught=caught)
     findings: List[Tuple[Rule, Finding]] = []
     internal: List[Diagnostic] = []
     for message in facts.messages:
@@ -754,16 +757,37 @@ def scan_tool_names(data: bytes) -> List[str]:
     return out
 
 
-def project_registry(files: Iterable[Path], extra: Sequence[str] = ()) -> frozenset:
-    """Every tool name registered in `files` plus `tool-registry-extra`."""
+_EXCEPT = re.compile(r"^[ \t]*except\*?[ \t]*\(?[ \t]*([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*)", re.M)
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def scan_caught_names(text: str) -> frozenset:
+    """Exception classes caught by name in a file (`except X`, `except (X, Y) as e`), last name only,
+    builtins left out; found with a regular expression (no parse)."""
+    if "except" not in text:
+        return frozenset()
+    names = set()
+    for match in _EXCEPT.finditer(text):
+        for part in match.group(1).split(","):
+            last = part.strip().rsplit(".", 1)[-1]
+            if last and last not in _BUILTIN_NAMES:
+                names.add(last)
+    return frozenset(names)
+
+
+def project_registry(files: Iterable[Path], extra: Sequence[str] = ()) -> Tuple[frozenset, frozenset]:
+    """(every tool name registered in `files` plus `tool-registry-extra`, every non-builtin exception
+    class `files` catch by name)."""
     names = set(extra)
+    caught: Set[str] = set()
     for path in files:
         try:
             data = path.read_bytes()
         except OSError:
             continue
         names.update(scan_tool_names(data))
-    return frozenset(names)
+        caught |= scan_caught_names(data.decode("latin-1"))
+    return frozenset(names), frozenset(caught)
 
 
 def project_versions(settings: Settings) -> Dict[str, str]:

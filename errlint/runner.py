@@ -75,8 +75,8 @@ def load_packs(settings: Settings) -> Packs:
 def build_run(settings: Settings, selection: Selection, registry_files: Sequence[Path], ignore_noqa: bool = False) -> Tuple[RunContext, Dict[str, str]]:
     packs = load_packs(settings)
     rules, reasons = select_rules(settings, packs, selection.select, selection.extend_select, selection.ignore)
-    registry = project_registry(registry_files, settings.tool_registry_extra)
-    run = RunContext(settings, packs, rules, registry, project_versions(settings), ignore_noqa=ignore_noqa)
+    registry, caught = project_registry(registry_files, settings.tool_registry_extra)
+    run = RunContext(settings, packs, rules, registry, project_versions(settings), ignore_noqa=ignore_noqa, caught=caught)
     return run, reasons
 
 

@@ -223,3 +223,139 @@ def test_stating_what_is_accepted_is_a_next_step():
                 if not x:
                     raise ValueError("{message}")
         ''', select=["AEM201"]) == [], message
+
+
+def test_an_exception_whose_job_is_to_show_help_may_carry_it():
+    assert codes('''
+        class NoArgsIsHelpError(UsageError):
+            def __init__(self, ctx):
+                super().__init__(ctx.get_help(), ctx=ctx)
+    ''', select=["AEM403"]) == []
+    assert codes('''
+        def fail(parser):
+            raise ValueError(f"Bad arguments. {parser.format_help()}")
+    ''', select=["AEM403"]) == ["AEM403"]
+
+
+def test_allowed_values_and_close_matches_are_not_unbounded():
+    assert codes('''
+        import difflib
+        def pick(name, options: list):
+            if name not in options:
+                close = difflib.get_close_matches(name, options, n=3)
+                raise ValueError(f"Unknown option {name!r}; allowed: {', '.join(options)}; did you mean {close}?")
+    ''', select=["AEM402"]) == []
+
+
+def test_exceptions_raised_as_internal_signals_owe_no_step():
+    assert codes('''
+        class _ArityError(Exception):
+            pass
+        def convert(node):
+            if node is None:
+                raise _ArityError()
+    ''', select=PARTS + ["AEM101"]) == []
+    caught = '''
+        class HorizonResponseError(Exception):
+            pass
+        def fetch(payload):
+            if "id" not in payload:
+                raise HorizonResponseError("Horizon returned an invalid response")
+        def command(payload):
+            try:
+                fetch(payload)
+            except HorizonResponseError:
+                print("Horizon returned an unexpected response. Try again in 30 s.")
+    '''
+    assert codes(caught, select=PARTS + ["AEM101"]) == []
+    # the same raise, when nothing in the project catches the class, still owes a step
+    assert "AEM201" in codes(caught.split("        def command")[0], select=PARTS)
+
+
+def test_caught_names_come_from_every_file_of_the_project(tmp_project):
+    import json
+
+    from click.testing import CliRunner
+
+    from errlint.cli import main
+    from errlint.engine import scan_caught_names
+
+    assert scan_caught_names("try:\n    x()\nexcept (pkg.HorizonError, ValueError) as e:\n    pass\nexcept* _Arity:\n    pass\n") == {"HorizonError", "_Arity"}
+    (tmp_project / "pyproject.toml").write_text("[tool.errlint]\n")
+    (tmp_project / "client.py").write_text(
+        "class HorizonError(Exception):\n    pass\n\n\ndef fetch(payload):\n    if 'id' not in payload:\n"
+        "        raise HorizonError('Horizon returned an invalid response')\n"
+    )
+
+    def codes_in_client():
+        result = CliRunner().invoke(main, ["--no-cache", "--output-format", "json", "--select", "AEM201", "client.py"])
+        return [d["code"] for d in json.loads(result.output)]
+
+    assert codes_in_client() == ["AEM201"]
+    (tmp_project / "command.py").write_text(
+        "from client import HorizonError, fetch\n\n\ndef main(p):\n    try:\n        fetch(p)\n"
+        "    except HorizonError:\n        print('Horizon sent an unexpected reply; retry in 30 s.')\n"
+    )
+    assert codes_in_client() == []
+
+
+def test_exception_to_error_mappers_pass_the_text_on():
+    assert codes('''
+        from mcp.shared.exceptions import MCPError
+        def to_mcp_error(error: Exception, error_type: type) -> MCPError:
+            if issubclass(error_type, LookupError):
+                return MCPError(-32001, f"Not found: {error!s}")
+            if issubclass(error_type, TimeoutError):
+                raise MCPError(-32000, f"Request timeout: {error!s}")
+            raise MCPError(-32603, f"Internal error: {error!s}")
+    ''', select=PARTS + ["AEM101"]) == []
+
+
+def test_typed_timeouts_and_permanent_unavailability_are_not_transient():
+    assert codes('''
+        import httpx
+        from mcp.shared.exceptions import MCPError
+        from mcp.types import REQUEST_TIMEOUT
+        async def send(client, url):
+            try:
+                return await client.get(url)
+            except httpx.ConnectTimeout:
+                raise MCPError(REQUEST_TIMEOUT, "Timed out while waiting for response.")
+    ''', select=["AEM206"]) == []
+    assert codes('''
+        from fastmcp.exceptions import ToolError
+        def elicit(version):
+            if version == "2026-07-28":
+                raise ToolError("Elicitation via server-initiated requests is unavailable on 2026-07-28 connections.")
+    ''', select=["AEM206"]) == []
+
+
+def test_echo_is_not_asked_of_context_objects_or_type_and_emptiness_checks():
+    assert codes('''
+        def add(path):
+            if not isinstance(path, str) or not path:
+                raise ValueError("Skill file paths must be non-empty strings")
+    ''', select=["AEM202"]) == []
+    assert codes('''
+        from mcp.shared.exceptions import MCPError
+        def route(ctx, method):
+            if ctx.protocol_version not in {"2025-06-18"}:
+                raise MCPError(-32601, "Method not found")
+    ''', select=["AEM202"]) == []
+
+
+def test_listed_values_are_not_unbounded_and_stream_output_keeps_its_tail():
+    assert codes('''
+        def f(x, values: list):
+            if x not in values:
+                raise ValueError(f"Input should be one of {values!r}")
+    ''', select=["AEM402"]) == []
+    found = lint('''
+        import subprocess
+        def sync(cmd):
+            try:
+                subprocess.run(cmd, check=True, capture_output=True, text=True)
+            except subprocess.CalledProcessError as e:
+                raise RuntimeError(f"Failed to sync dependencies: {e.stderr}")
+    ''', select=["AEM402"])
+    assert [d.suggestion for d in found] == ['Keep the end, where the error is: f"{e.stderr[-500:]}" (or its last lines).']

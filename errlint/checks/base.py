@@ -14,7 +14,7 @@ import libcst as cst
 
 from ..extract.context import GuardFacts, guard_facts
 from ..extract.walker import FileFacts
-from ..model import Applicability, Finding, Fix, Level, Message, Template
+from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import Packs
 
 DOC_HEADINGS = ("## What it does", "## Why is this bad?", "## Example", "Use instead", "## Fix safety", "## Options")
@@ -54,6 +54,7 @@ class FileContext:
     mcp_versions: Dict[str, str] = field(default_factory=dict)
     extra_next_step_verbs: Tuple[str, ...] = ()
     text: str = ""
+    caught: frozenset = frozenset()  # exception classes the project catches by name
     _guards: Dict[int, GuardFacts] = field(default_factory=dict)
 
     @property
@@ -183,6 +184,27 @@ def internal_fault(message: Message) -> bool:
     if INTERNAL_FAULT_CODES.match(str(message.extra.get("code", "") or "").replace(" ", "")) or message.extra.get("status") == 500:
         return True
     return any(INTERNAL_FAULT_TEXT.search(t.prose) for t in message.templates)
+
+
+def internal_signal(message: Message, ctx: "FileContext") -> bool:
+    """A library raising its own exception as a signal, not as a message for a reader: plain code
+    (the exc profile) raising a private class (`_ArityError`) or one the project catches by name
+    (the handler then shows its own text, or none)."""
+    if message.profile != "exc" or message.sink != "raise":
+        return False
+    cls = message.callee.rsplit(".", 1)[-1]
+    return bool(cls) and (cls.startswith("_") or cls in ctx.caught)
+
+
+def translator(message: Message) -> bool:
+    """True in an exception-to-error mapper: the message interpolates an exception that is a
+    parameter of the enclosing function (`def to_mcp_error(error: Exception)`), so its text is the
+    detail and the mapper cannot know more."""
+    function = message.context.function
+    if function is None:
+        return False
+    params = set(function.param_names)
+    return any(h.has(EXCEPTION) and set(n.split(".", 1)[0] for n in h.names) & params for t in message.templates for h in t.placeholders)
 
 
 def traceback_attached(message: Message) -> bool:

@@ -16,7 +16,7 @@ from ..extract.context import (
 )
 from ..fixes import append_edit, insert_in_fstring
 from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, TRACEBACK, Applicability, Edit, Finding, Fix, Level, Message, Template
-from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, quote, traceback_attached
+from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, internal_signal, quote, traceback_attached, translator
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
 from .vague import fixable, messageless_matters, signals
 
@@ -35,15 +35,26 @@ RANGE_TEXT = re.compile(r"\b(at least|at most|no more than|up to|between|minimum
 EXAMPLE_TEXT = re.compile(r"\b(e\.g\.|for example|such as|like|format|formatted|must (?:match|be|look|start|end|contain)|expected|should (?:be|look|match)|in the form)\b", re.I)
 RECOVERED = re.compile(r"\b(continuing|falling back|fall(?:ing)? back to|ignoring|skipping|will (?:retry|try again)|retrying(?! (?:will|won't) help)|using (?:the )?default|proceeding (?:with|without))\b", re.I)
 ZERO_WORDS = re.compile(r"\b(positive|negative|non-negative|nonnegative|non-zero|nonzero|empty|whole number)\b", re.I)
+CONTEXT_OBJECTS = {"ctx", "context", "request", "req", "session", "client", "app", "server", "self", "cls"}
+TYPED_TIMEOUT = re.compile(r"TIMEOUT|^-?408$")
 AGENT_FACING_ERROR = re.compile(r"^(ToolError|ResourceError|PromptError|McpError|MCPError|HTTPException|UsageError|BadParameter)$")
 EXC_TYPE_NAME = re.compile(r"^(type\(\w+\)\.__(?:qual)?name__|\w+\.__class__\.__(?:qual)?name__)$")
 
 
 class PartRule(Rule):
-    """A "missing part" rule: none applies to an internal fault, which no caller can fix."""
+    """A "missing part" rule: none applies to an internal fault, which no caller can fix, nor to an
+    exception a library raises as an internal signal. Subclasses implement `check_part`."""
 
     def applies(self, message: Message) -> bool:
         return super().applies(message) and not internal_fault(message)
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if internal_signal(message, ctx):
+            return ()
+        return self.check_part(message, ctx)
+
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        return ()
 
 
 class MissingNextStep(PartRule):
@@ -55,8 +66,9 @@ class MissingNextStep(PartRule):
     Not reported when AEM204, AEM205, AEM206 or AEM207 is (their fixes supply the step), on an
     internal fault ("Internal error", "should never happen", JSON-RPC INTERNAL_ERROR, HTTP 500: no
     caller can fix those, which holds for every missing-part rule), on log calls that attach the
-    traceback (`logger.exception`, `exc_info=`), or on stderr output that reports no failure
-    (progress lines such as "Codemodding a.py").
+    traceback (`logger.exception`, `exc_info=`), on stderr output that reports no failure
+    (progress lines such as "Codemodding a.py"), or on a library's own exception raised as a signal
+    in plain code (a private class such as `_ArityError`, or one the project catches by name).
 
     ## Why is this bad?
     The agent's next move depends only on the text. Without a step it guesses or stops.
@@ -97,7 +109,7 @@ class MissingNextStep(PartRule):
         "def connect(url, timeout):\n    if timeout > 0:\n        msg = f'Could not connect to {url} within {timeout}s.'\n        raise ConnectionError(msg)\n",
     )
 
-    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         if message.callee in FRAMEWORK_USAGE or traceback_attached(message):
             return
         if message.profile == "log" and (message.extra.get("level") not in ("error", "exception", "critical", "fatal") or not fixable(message, ctx, strict=True)):
@@ -196,7 +208,7 @@ class MissingValueEcho(PartRule):
         "import re\ndef f(ref):\n    if not re.fullmatch(r'[A-Z]+[0-9]+', ref):\n        raise ValueError('Cell address is malformed; use A1 style.')\n",
     )
 
-    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         function = message.context.function
         if function is None or function.role == "validator" or message.extra.get("silent"):
             return
@@ -207,7 +219,9 @@ class MissingValueEcho(PartRule):
         if function.role in ("tool", "lowlevel"):
             checked |= set(facts.zero_bounds)  # `amount <= 0` on a tool argument: show what the agent sent
         names = param_derived(function, lambda n: ctx.origin(message, n), checked)
-        names = {n for n in names if not n.isupper() and not _secret(n)}
+        names = {n for n in names if not n.isupper() and not _secret(n) and n not in CONTEXT_OBJECTS}
+        if facts.type_check and facts.emptiness and not (facts.memberships or facts.bounds or facts.formats or facts.patterns or facts.equalities):
+            return  # `not isinstance(p, str) or not p`: "must be a non-empty string" says it all
         if not names:
             return
         for template in complete_templates(message):
@@ -312,7 +326,7 @@ class MissingInputName(PartRule):
         "import click\n@click.command()\n@click.option('--max-size', type=int)\ndef cli(max_size):\n    if max_size > 9:\n        raise click.ClickException('must be below 10')\n",
     )
 
-    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         function = message.context.function
         if function is None or function.role not in ("tool", "cli") or message.callee.endswith("BadParameter"):
             return
@@ -382,7 +396,7 @@ class MissingAllowedValues(PartRule):
         "def f(patterns):\n    if len(patterns) > 1:\n        raise ValueError('Too many patterns supplied')\n",
     )
 
-    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         if message.extra.get("silent"):
             return
         facts = ctx.guard(message)
@@ -556,7 +570,7 @@ class MissingValueSource(PartRule):
         "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef list_files() -> list:\n    return []\n@mcp.tool()\ndef read(path: str) -> str:\n    raise ToolError(f'No such file: {path}')\n",
     )
 
-    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         listing = sorted(t for t in server_tools(ctx) if LISTING_TOOL.match(t))
         function = message.context.function
         if not listing or function is None or not (function.role == "tool" or function.reachable_from_tool):
@@ -645,11 +659,13 @@ class MissingRetryGuidance(PartRule):
         "from fastmcp.exceptions import ToolError\nraise ToolError('The search service is unavailable; use the cached index.')\n",
     )
 
-    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if TYPED_TIMEOUT.search(str(message.extra.get("code", "") or "")) or translator(message):
+            return  # a typed timeout code is the retryability signal; a type-to-code mapper cannot know
         facts = ctx.guard(message)
         sig = signals(ctx)
         for template in complete_templates(message):
-            transient = is_transient(message, facts) or re.search(r"\b(rate[- ]limit(?:ed)?|timed out|time ?out|unavailable|overloaded|too many requests|throttl\w+)\b", template.prose, re.I)
+            transient = is_transient(message, facts) or re.search(r"\b(rate[- ]limit(?:ed)?|timed out|time ?out|(?<!permanently )unavailable(?! (?:on|in|for|with|before|after|until) )|overloaded|too many requests|throttl\w+)\b", template.prose, re.I)
             if not transient or message.extra.get("messageless"):
                 continue
             if sig.retry.search(template.prose) or any(h.has(RETRY_AFTER) for h in template.placeholders):
@@ -705,7 +721,7 @@ class ExceptionPassthroughOnly(PartRule):
         "from fastmcp.exceptions import ToolError\ntry:\n    g()\nexcept Exception as e:\n    raise ToolError(f'{type(e).__name__}: {e}')\n",
     )
 
-    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         sig = signals(ctx)
         handler = message.context.handlers[0] if message.context.handlers else None
         if handler is None or not handler.name:

@@ -176,20 +176,48 @@ class UnboundedInterpolation(Rule):
         else:
             own = set()
         rejected = _rejected_values(message, ctx)
+        # the allowed values of the guard: AEM204 asks for them, AEM405 judges their size
+        allowed = {m.collection.split(".", 1)[0] for m in ctx.guard(message).memberships if m.collection}
         for template in message.templates:
+            listed = _listed_values(template)
             for holder in template.placeholders:
                 if holder.has(TRACEBACK) and message.profile in ("agent", "cli", "http"):
                     continue  # AEM305 reports tracebacks where they reach a reader
+                if id(holder) in listed:
+                    continue  # "one of {values!r}": the allowed values AEM204 asks for; AEM405 judges their size
                 roots = {n.split(".", 1)[0] for n in holder.names} - {"repr", "str", "ascii", "format"}
-                if roots and (roots <= own or roots <= rejected and holder.expr.startswith(("repr(", "str("))):
+                if roots and (roots <= own or roots <= allowed or roots <= rejected and holder.expr.startswith(("repr(", "str("))):
                     continue  # the rejected value itself, echoed as AEM202 asks
                 if holder.has(UNBOUNDED) and not holder.has(SCHEMA) and not holder.has(VALIDATION) and not holder.has(COLLECTION):
                     yield self.finding(
                         message,
                         f"`{_short(holder.expr)}` can be any size; show a bounded summary",
-                        f"Truncate or summarise: f\"{{{_short(holder.expr)}!r:.200}}\" or the one field that matters.",
+                        _bound_hint(_short(holder.expr)),
                     )
                     return
+
+
+LISTED_AFTER = re.compile(r"\b(one of|allowed(?: values)?|expected one of|valid (?:values|options|choices) (?:are|is)|supported(?: values)?|choices|options)\W*$", re.I)
+STREAM_TAIL = re.compile(r"\.(stderr|stdout|output)$")
+
+
+def _listed_values(template) -> set:
+    """ids of placeholders that come right after "one of", "allowed:", "choices:" (a list of values)."""
+    out, before = set(), ""
+    for part in template.parts:
+        if isinstance(part, str):
+            before += part
+        else:
+            if LISTED_AFTER.search(before):
+                out.add(id(part))
+            before = ""
+    return out
+
+
+def _bound_hint(expr: str) -> str:
+    if STREAM_TAIL.search(expr):  # a tool's error is at the end of its output
+        return f"Keep the end, where the error is: f\"{{{expr}[-500:]}}\" (or its last lines)."
+    return f"Truncate or summarise: f\"{{{expr}!r:.200}}\" or the one field that matters."
 
 
 def _rejected_values(message: Message, ctx: FileContext) -> set:
@@ -210,7 +238,8 @@ class SchemaDump(Rule):
     """## What it does
     Flags a schema or help text in a message: `Model.model_json_schema()`, `.schema()`,
     `tool.inputSchema`, `parser.format_help()`, or `json.dumps` of a name containing `schema`, `spec`
-    or `openapi`.
+    or `openapi`. Exceptions whose class name contains `Help` (click's `NoArgsIsHelpError`) exist to
+    show help and are exempt.
 
     ## Why is this bad?
     The article's malformed id cost 12,689 tokens because the error echoed the tool's whole input
@@ -250,6 +279,8 @@ class SchemaDump(Rule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if "Help" in message.callee.rsplit(".", 1)[-1]:
+            return  # click's NoArgsIsHelpError: showing the help is what the exception is for
         for template in message.templates:
             for holder in template.placeholders:
                 if holder.has(SCHEMA):

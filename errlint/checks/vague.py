@@ -9,7 +9,7 @@ from ..extract.sinks import CONTROL_FLOW
 from ..fixes import replace_with_fbody
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import PackError, PhraseRuleSpec
-from .base import FileContext, Rule, complete_templates, mostly_non_english, quote, traceback_attached
+from .base import FileContext, Rule, complete_templates, internal_signal, mostly_non_english, quote, traceback_attached, translator
 from .signals import Signals, identifiers, value_placeholders
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
@@ -135,7 +135,7 @@ class GenericFailureMessage(Rule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
-        if traceback_attached(message):
+        if traceback_attached(message) or internal_signal(message, ctx) or translator(message):
             return
         sig = signals(ctx)
         for template in complete_templates(message):

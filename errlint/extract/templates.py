@@ -561,7 +561,7 @@ class TemplateBuilder:
             for arg in args:
                 kinds |= self.classify(arg, depth + 1)[0] & {HOME_PATH, SECRET}
             return frozenset(kinds or {BOUNDED}), code if kinds else ""
-        if qualified in ("textwrap.shorten", "reprlib.repr", "shorten"):
+        if qualified in ("textwrap.shorten", "reprlib.repr", "shorten", "difflib.get_close_matches", "get_close_matches"):
             return frozenset({BOUNDED}), ""
         if short in SCHEMA_METHODS or qualified.endswith(".model_json_schema"):
             return frozenset({SCHEMA, UNBOUNDED}), code
