@@ -80,6 +80,31 @@ def may_contain_sink(data: bytes) -> bool:
     return any(token in lowered for token in SINK_BYTES)
 
 
+# Over this size a file is tokenized before libcst sees it: a data module (pydoc_data/topics.py,
+# 0.75 MB of help text keyed by 'raise', 'print', ...) names sinks only inside its strings, and
+# parsing it needs ~200 MB.
+HUGE_FILE_BYTES = 256_000
+# The only sinks a plain string literal can make are dict keys: {"isError": True}, {"jsonrpc": ...,
+# "error": ...}, a tool's {"error": ...}; every other sink is named by code.
+SINK_KEY = re.compile(r"^[rRbBuU]*(['\"])(?:iserror|is_error|jsonrpc|error)\1$", re.I)
+
+
+def code_may_contain_sink(data: bytes) -> bool:
+    """The pre-filter applied to the code with plain string literals left out, except sink keys
+    (f-strings and comments kept). Unreadable tokens: True (let the full path decide)."""
+    kept: List[str] = []
+    try:
+        for token in tokenize.tokenize(io.BytesIO(data).readline):
+            if token.type == tokenize.ERRORTOKEN:
+                return True
+            if token.type == tokenize.STRING and "f" not in token.string.split("'")[0].split('"')[0].lower() and not SINK_KEY.match(token.string):
+                continue
+            kept.append(token.string)
+    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError, ValueError):
+        return True
+    return may_contain_sink(" ".join(kept).encode("utf-8", "surrogatepass"))
+
+
 # Larger files get AEM001 without being parsed: libcst needs about 7 s and 400 MB per MB of dense
 # code, so a 20 MB generated file would take minutes and gigabytes (the largest stdlib file is 0.8 MB).
 MAX_FILE_BYTES = 5_000_000
@@ -122,7 +147,7 @@ def _check_bytes(name: str, data: bytes, run: RunContext) -> FileResult:
         # parses (a PEP 701 f-string checked on 3.11): the file targets that Python; check it.
         return analyse(name, parsed[0], parsed[1], run)
     noqa_check = b"noqa" in data.lower() and any(r.code == "AEM002" for r in run.rules)
-    if not may_contain_sink(data) and not noqa_check:
+    if not noqa_check and (not may_contain_sink(data) or len(data) > HUGE_FILE_BYTES and not code_may_contain_sink(data)):
         return FileResult(name, [], None)  # no sink can be here: skip libcst
     parsed = parse(data)
     if isinstance(parsed, Diagnostic):

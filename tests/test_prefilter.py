@@ -6,7 +6,7 @@ import sysconfig
 from pathlib import Path
 
 from errlint.api import run_context
-from errlint.engine import analyse, may_contain_sink, parse
+from errlint.engine import HUGE_FILE_BYTES, analyse, code_may_contain_sink, may_contain_sink, parse
 
 
 def stdlib_files():
@@ -22,7 +22,7 @@ def test_skipped_files_have_no_findings_when_forced():
             data = path.read_bytes()
         except OSError:
             continue
-        if may_contain_sink(data):
+        if may_contain_sink(data) and not (len(data) > HUGE_FILE_BYTES and not code_may_contain_sink(data)):
             continue
         skipped += 1
         parsed = parse(data)
@@ -42,4 +42,24 @@ def test_prefilter_words_cover_every_sink_shape():
         b'raise BadParameter("x")', b'class E(Exception):\n    message = "x"\n',
     ):
         assert may_contain_sink(code), code
+        assert code_may_contain_sink(code + b"\n"), code
     assert not may_contain_sink(b"x = 1\ny = [i * 2 for i in range(3)]\n")
+
+
+def test_token_prefilter_ignores_words_inside_plain_strings_only():
+    data_module = b'topics = {"raise": "The raise statement ... print ... exit", "print": "..."}\n'
+    assert may_contain_sink(data_module) and not code_may_contain_sink(data_module)
+    assert code_may_contain_sink(b'x = f"{sys.exit(1)}"\n')  # code inside an f-string
+    assert code_may_contain_sink(b'reply = {"jsonrpc": "2.0", "error": {"code": 1}}\n')
+    assert code_may_contain_sink(b"# raise\nx = 1\n")  # comments are kept: cheap and safe
+    assert code_may_contain_sink(b'x = "unterminated\n')  # cannot tokenize: the full path decides
+
+
+def test_huge_data_modules_skip_the_parse():
+    import sysconfig
+
+    topics = Path(sysconfig.get_paths()["stdlib"]) / "pydoc_data" / "topics.py"
+    if not topics.exists():
+        return
+    data = topics.read_bytes()
+    assert len(data) > HUGE_FILE_BYTES and not code_may_contain_sink(data)
