@@ -359,3 +359,46 @@ def test_listed_values_are_not_unbounded_and_stream_output_keeps_its_tail():
                 raise RuntimeError(f"Failed to sync dependencies: {e.stderr}")
     ''', select=["AEM402"])
     assert [d.suggestion for d in found] == ['Keep the end, where the error is: f"{e.stderr[-500:]}" (or its last lines).']
+
+
+def test_prohibitions_state_what_is_allowed():
+    for message in ("Attempted to convert a callback into a command twice.", "Prompt names cannot contain '@'", "Resolver names must not be empty"):
+        assert codes(f'''
+            def f(x):
+                if x:
+                    raise ValueError("{message}")
+        ''', select=["AEM201"]) == [], message
+    assert codes('''
+        def f(x):
+            if x:
+                raise ValueError("Cannot connect to the server")
+    ''', select=["AEM201"]) == ["AEM201"]  # a failure, not a rule the caller can follow
+
+
+def test_mixed_handlers_are_not_transient_and_tracebacked_logs_are_not_passthroughs():
+    assert codes('''
+        from fastmcp.exceptions import ToolError
+        def f(x):
+            try:
+                return call(x)
+            except (TimeoutError, ValueError) as e:
+                raise ToolError(f"Lookup of {x!r} failed: {e}")
+    ''', select=["AEM206"]) == []
+    assert codes('''
+        import logging
+        logger = logging.getLogger(__name__)
+        def f(x):
+            try:
+                return call(x)
+            except Exception as e:
+                logger.exception(f"Error: {e}")
+    ''', select=["AEM207"]) == []
+
+
+def test_format_suggestions_read_as_english():
+    found = lint('''
+        def f(path):
+            if not path.endswith(".py"):
+                raise ValueError(f"Bad script {path!r}")
+    ''', select=["AEM204"])
+    assert found[0].message == "the message does not say what is allowed (path must end with .py)"

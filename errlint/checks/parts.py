@@ -142,7 +142,7 @@ class MissingNextStep(PartRule):
 def suggest_step(message: Message, ctx: FileContext) -> str:
     function = message.context.function
     listing = sorted(t for t in ctx.registry if LISTING_TOOL.match(t))
-    if listing:
+    if listing and message.profile == "agent":  # a tool's reader can call the listing tool; a library's cannot
         return f"End with the step, e.g. \"Call {listing[0]} to see valid values.\""
     if function is not None and function.param_names:
         return f"End with the step, e.g. \"Pass a different `{function.param_names[0]}`: <what is valid>.\""
@@ -485,7 +485,7 @@ class MissingAllowedValues(PartRule):
         if formats:
             subject, method, lits, _ = formats[0]
             if lits:
-                return f"{subject} must {method.replace('with', ' with')} {', '.join(lits)}", f"Say the required form, e.g. \"{subject} must {_verb(method)} {' or '.join(repr(x) for x in lits)}\"."
+                return f"{subject} must {_verb(method)} {' or '.join(lits)}", f"Say the required form, e.g. \"{subject} must {_verb(method)} {' or '.join(repr(x) for x in lits)}\"."
             return f"{subject} must pass {method}()", f"Say the accepted form of {subject} and give an example."
         if patterns:
             subject, pattern, _ = patterns[0]
@@ -724,8 +724,8 @@ class ExceptionPassthroughOnly(PartRule):
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         sig = signals(ctx)
         handler = message.context.handlers[0] if message.context.handlers else None
-        if handler is None or not handler.name:
-            return  # a converter of arbitrary exceptions passes text through by design
+        if handler is None or not handler.name or traceback_attached(message):
+            return  # a converter of arbitrary exceptions passes text through by design; a traceback carries the rest
         for template in complete_templates(message):
             if not passthrough_only(template, sig):
                 continue

@@ -400,10 +400,9 @@ def caller_fixable(message: Message, facts: GuardFacts, resolve_local: Callable[
 def is_transient(message: Message, facts: GuardFacts) -> bool:
     """A timeout, connection failure, or 429/5xx status: retrying later may work."""
     for handler in message.context.handlers[:1]:
-        for t in handler.types:
-            last = t.rsplit(".", 1)[-1]
-            if TRANSIENT_TYPES.search(last):
-                return True
+        # every caught type must be transient: `except (TimeoutError, ValueError)` may be a bad value
+        if handler.types and all(TRANSIENT_TYPES.search(t.rsplit(".", 1)[-1]) for t in handler.types):
+            return True
     return bool(facts.statuses & TRANSIENT_STATUSES)
 
 
