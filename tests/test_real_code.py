@@ -402,3 +402,18 @@ def test_format_suggestions_read_as_english():
                 raise ValueError(f"Bad script {path!r}")
     ''', select=["AEM204"])
     assert found[0].message == "the message does not say what is allowed (path must end with .py)"
+
+
+def test_else_of_an_elif_chain_allows_every_branch():
+    found = lint('''
+        def http_app(transport):
+            if transport == "http":
+                return 1
+            elif transport == "streamable-http":
+                return 2
+            elif transport == "sse":
+                return 3
+            else:
+                raise ValueError(f"Unknown transport: {transport}")
+    ''', select=["AEM204"])
+    assert [d.message for d in found] == ["the message does not say what is allowed (one of: http, streamable-http, sse)"]

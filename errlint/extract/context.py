@@ -79,13 +79,32 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
             facts.value_subjects.add(guard.subject.split(".", 1)[0])
             continue
         facts.has_guard = True
-        _analyse(guard.test, facts, resolve, guard.negated)
+        chain = _else_chain(context.guards, guard, resolve) if guard.negated else [guard]
+        for link in reversed(chain):  # in source order: `if` first, the last `elif` last
+            _analyse(link.test, facts, resolve, link.negated)
         break  # the innermost real guard is the one that leads to the sink
     for handler in context.handlers[:1]:
         for t in handler.types:
             if t.endswith(("ValueError",)) and any(c.split(".")[-1][:1].isupper() for c in handler.try_calls):
                 facts.enum_lookup = facts.enum_lookup or any(_is_enum_call(c) for c in handler.try_calls)
     return facts
+
+
+def _else_chain(guards, innermost, resolve) -> list:
+    """The `else:` of `if t == "http": ... elif t == "sse": ... else: raise` failed every branch of
+    the chain: the innermost guard plus the earlier branches that test the same subject."""
+    subjects = GuardFacts()
+    _analyse(innermost.test, subjects, resolve, True)
+    chain = [innermost]
+    for guard in guards[guards.index(innermost) + 1:]:
+        if guard.kind == "fallthrough" or not guard.negated:
+            break
+        earlier = GuardFacts()
+        _analyse(guard.test, earlier, resolve, True)
+        if not earlier.subjects & subjects.subjects:
+            break
+        chain.append(guard)
+    return chain
 
 
 def _is_enum_call(callee: str) -> bool:
