@@ -43,6 +43,9 @@ def main() -> None:
 
     Finds raised exceptions, MCP tool errors, CLI error output and logged errors, and flags vague prose,
     missing next steps, leaked secrets and credential paths, and oversized messages.
+
+    `errlint PATH` is `errlint check PATH`; run `errlint check --help` for its options (--select,
+    --output-format, --fix, ...).
     """
 
 
@@ -61,7 +64,7 @@ def main() -> None:
 @click.option("--extend-exclude", multiple=True, help="Add exclude patterns.")
 @click.option("--force-exclude/--no-force-exclude", default=False, help="Apply excludes to files passed explicitly too (for pre-commit).")
 @click.option("--respect-gitignore/--no-respect-gitignore", default=None, help="Skip files ignored by .gitignore (default: on).")
-@click.option("--config", "config_path", type=str, help="Use this pyproject.toml or errlint.toml.")
+@click.option("--config", "config_path", type=str, metavar="PATH", help="Use this pyproject.toml or errlint.toml.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and which rules are on and why, then exit.")
 @click.option("--show-files", is_flag=True, help="Print the files that would be checked, then exit.")
@@ -120,7 +123,7 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         if found.excluded:
             note += f"; {found.excluded} excluded by the exclude settings (see `errlint --show-settings`)"
         if not found.gitignored and not found.excluded:
-            note += "; pass a directory or .py files"
+            note += "; pass .py/.pyi files or a directory that contains them"
         click.echo(note, err=True)
     fixed: List[Diagnostic] = []
     changed = 0
@@ -249,6 +252,8 @@ def _summary(diagnostics: Sequence[Diagnostic], files: int, fixed: Optional[int]
     if not diagnostics:
         if fixed:
             return f"Found {plural(fixed, 'error')} ({fixed} fixed, 0 remaining)."
+        if not files:
+            return ""  # the "no Python files" note said it; "All checks passed!" would contradict it
         return f"All checks passed! ({plural(files, 'file')} checked)"
     n = len(diagnostics)
     codes = sorted({d.code for d in diagnostics})
@@ -260,9 +265,11 @@ def _summary(diagnostics: Sequence[Diagnostic], files: int, fixed: Optional[int]
     more = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability.value == "unsafe")
     if unsafe:
         safe, more = safe + more, 0
-    if safe or more:
+    if safe:
         hidden = f" ({more} more with `--unsafe-fixes`)" if more else ""
         lines.append(f"[*] {safe} fixable with `--fix`{hidden}.")
+    elif more:
+        lines.append(f"No fixes available with `--fix` ({more} hidden {'fix' if more == 1 else 'fixes'} can be enabled with `--unsafe-fixes`).")
     return "\n".join(lines)
 
 

@@ -408,7 +408,7 @@ def _aem001(reason: str, row: int, col: int) -> Diagnostic:
     return Diagnostic(
         code="AEM001",
         name="syntax-error",
-        message=f"{reason}; errlint skipped this file".replace("\x00", "\\x00"),
+        message=f"{reason}{' ' if reason.endswith(('?', '!', '.')) else '; '}errlint skipped this file".replace("\x00", "\\x00"),
         filename="",
         location=where,
         end_location=where,

@@ -141,3 +141,27 @@ def test_syntax_error_is_reported_and_other_files_still_checked(tmp_project):
     assert result.exit_code == 1
     assert result.output.startswith("broken.py:1:7: AEM001")
     assert "ok.py:1:" in result.output
+
+
+def test_no_python_files_is_a_note_not_a_pass(tmp_project):
+    (tmp_project / "x.py").mkdir()
+    result = run(["x.py"])
+    assert result.exit_code == 0
+    assert "no Python files to check under the given paths; pass .py/.pyi files or a directory that contains them" in result.output
+    assert "All checks passed" not in result.output
+
+
+def test_summary_when_only_unsafe_fixes_exist(tmp_project):
+    write(tmp_project, "a.py", """
+        def f(limit):
+            if limit not in (10, 20):
+                raise ValueError(f"Bad limit {limit!r}")
+    """)
+    result = run(["--select", "AEM204", "a.py"])
+    assert "No fixes available with `--fix` (1 hidden fix can be enabled with `--unsafe-fixes`)." in result.output
+
+
+def test_python2_syntax_message_reads_cleanly(tmp_project):
+    write(tmp_project, "old.py", "print 'hello'\n")
+    result = run(["old.py"])
+    assert "Did you mean print(...)? errlint skipped this file" in result.output

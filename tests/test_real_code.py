@@ -417,3 +417,20 @@ def test_else_of_an_elif_chain_allows_every_branch():
                 raise ValueError(f"Unknown transport: {transport}")
     ''', select=["AEM204"])
     assert [d.message for d in found] == ["the message does not say what is allowed (one of: http, streamable-http, sse)"]
+
+
+def test_missing_files_shown_by_path_need_no_step_outside_tools():
+    assert codes('''
+        import sys, logging
+        logger = logging.getLogger(__name__)
+        def load(file_path):
+            if not file_path.exists():
+                logger.error(f"File not found: {file_path}")
+                sys.exit(1)
+    ''', select=["AEM201"]) == []
+    assert codes('''
+        def __getattr__(name):
+            if name == "Image":
+                return 1
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    ''', select=PARTS) == []

@@ -35,6 +35,7 @@ RANGE_TEXT = re.compile(r"\b(at least|at most|no more than|up to|between|minimum
 EXAMPLE_TEXT = re.compile(r"\b(e\.g\.|for example|such as|like|format|formatted|must (?:match|be|look|start|end|contain)|expected|should (?:be|look|match)|in the form)\b", re.I)
 RECOVERED = re.compile(r"\b(continuing|falling back|fall(?:ing)? back to|ignoring|skipping|will (?:retry|try again)|retrying(?! (?:will|won't) help)|using (?:the )?default|proceeding (?:with|without))\b", re.I)
 ZERO_WORDS = re.compile(r"\b(positive|negative|non-negative|nonnegative|non-zero|nonzero|empty|whole number)\b", re.I)
+PATH_NAME = re.compile(r"(^|_)(path|file|filename|dir|directory|folder)$")
 CONTEXT_OBJECTS = {"ctx", "context", "request", "req", "session", "client", "app", "server", "self", "cls"}
 TYPED_TIMEOUT = re.compile(r"TIMEOUT|^-?408$")
 AGENT_FACING_ERROR = re.compile(r"^(ToolError|ResourceError|PromptError|McpError|MCPError|HTTPException|UsageError|BadParameter)$")
@@ -49,8 +50,9 @@ class PartRule(Rule):
         return super().applies(message) and not internal_fault(message)
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
-        if internal_signal(message, ctx):
-            return ()
+        function = message.context.function
+        if internal_signal(message, ctx) or function is not None and function.name == "__getattr__":
+            return ()  # PEP 562 / attribute lookup: "has no attribute {name!r}" is Python's own message
         return self.check_part(message, ctx)
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
@@ -131,6 +133,8 @@ class MissingNextStep(PartRule):
                 continue  # AEM207 (or AEM305 for a bare traceback) reports it
             if RECOVERED.search(template.prose):
                 continue  # the program carried on: nothing for the reader to do
+            if message.profile != "agent" and NOT_FOUND_TEXT.search(template.prose) and any(PATH_NAME.search(n) for h in value_placeholders(template) for n in h.names):
+                continue  # "File not found: {path}" with the path shown: the step (a path that exists) is plain
             yield self.finding(
                 message,
                 f'"{quote(template.text)}" gives no next step; say what to call, pass, set or retry',
@@ -403,8 +407,6 @@ class MissingAllowedValues(PartRule):
         if not facts.has_guard:
             return
         function = message.context.function
-        if function is not None and function.name == "__getattr__":
-            return  # PEP 562 / attribute dispatch: the `name == ...` chain is lazy lookup, not a list of allowed values
         derived = param_derived(function, lambda n: ctx.origin(message, n), facts.subjects | facts.value_subjects)
         if not derived:
             return  # the object's own state, not a value the caller passed
