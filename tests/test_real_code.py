@@ -362,7 +362,7 @@ def test_listed_values_are_not_unbounded_and_stream_output_keeps_its_tail():
 
 
 def test_prohibitions_state_what_is_allowed():
-    for message in ("Attempted to convert a callback into a command twice.", "Prompt names cannot contain '@'", "Resolver names must not be empty"):
+    for message in ("Attempted to convert a callback into a command twice.", "Prompt names cannot contain '@'", "Resolver names must not be empty", "Clamping is not supported for open bounds."):
         assert codes(f'''
             def f(x):
                 if x:
