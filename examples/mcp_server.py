@@ -69,7 +69,8 @@ def sync_tracker(project_id: str) -> str:
     """Sync a project with the external tracker."""
     api_key = os.environ.get("TRACKER_API_KEY", "")
     if not api_key:
-        # bad: leaks a credential path and tells the agent to stop (AEM302, AEM502)
+        # bad: leaks a credential path (AEM302); "do not retry; contact your administrator" is right
+        # here, though: only an operator can set the key, so AEM501/AEM502 stay silent
         raise ToolError(f"No key in {Path.home() / '.tracker' / 'credentials.json'}. Do not retry; contact your administrator.")
     if project_id.startswith("archived-"):
         # bad: the key itself ends up in the message (AEM301)
