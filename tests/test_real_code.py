@@ -434,3 +434,12 @@ def test_missing_files_shown_by_path_need_no_step_outside_tools():
                 return 1
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     ''', select=PARTS) == []
+
+
+def test_parenthesised_concatenation_is_a_percent_template_not_a_value():
+    found = lint('''
+        def f(rule, transition):
+            if rule:
+                raise ValueError(("Rule %s is ambiguous; given a %s token, we " + "cannot decide.") % (rule, transition))
+    ''', select=["AEM201", "AEM402"])
+    assert [(d.code, d.message[:40]) for d in found] == [("AEM201", '"Rule {rule} is ambiguous; given a {tran')]

@@ -192,7 +192,7 @@ class TemplateBuilder:
         stack: List[cst.CSTNode] = [expr]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) and not node.lpar:
+            if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) and (node is expr or not node.lpar):
                 stack.append(node.right)
                 stack.append(node.left)
             else:
@@ -383,8 +383,8 @@ class TemplateBuilder:
         if isinstance(expr, cst.BinaryOperation):
             a, da = self.classify(expr.left, depth + 1)
             b, db = self.classify(expr.right, depth + 1)
-            if isinstance(expr.operator, cst.Modulo) and isinstance(expr.left, (cst.SimpleString, cst.ConcatenatedString)):
-                return b, db
+            if isinstance(expr.operator, cst.Modulo) and _string_literal(expr.left):
+                return b, db  # a %-template: only the arguments are values
             return _union(a, b), da or db
         if isinstance(expr, cst.BooleanOperation):
             a, da = self.classify(expr.left, depth + 1)
@@ -785,3 +785,10 @@ def format_template(fmt: Template, call: cst.Call, builder: TemplateBuilder) -> 
     parts.append(text[pos:])
     pieces = tuple(Piece(p.text, p.node, "format", p.container) for p in fmt.pieces)
     return Template(tuple(merge_text(parts)), pieces, True, fmt.tail, "format")
+
+
+def _string_literal(node: cst.CSTNode) -> bool:
+    """A string literal, implicit concatenation, or `("a" + "b")` of literals."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    return isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add) and _string_literal(node.left) and _string_literal(node.right)
