@@ -616,19 +616,26 @@ class Locator:
         code = self._code(anchor)
         if code is None:
             return (0, 0)
-        first = self.text.find(code)
-        if first >= 0 and self.text.find(code, first + 1) < 0:
-            return _trim_parens(anchor, first, first + len(code), self.module)
-        region = self._region(within) if within is not None else None
-        if region is not None:
-            inside = self.text.find(code, region[0], region[1])
-            if inside >= 0 and self.text.find(code, inside + 1, region[1]) < 0:
-                return _trim_parens(anchor, inside, inside + len(code), self.module)
-        offsets = self._all_offsets(anchor)
-        found = offsets.get(id(anchor))
+        start = self._only(code)
+        if start is None and within is not None:
+            region = self._region(within)
+            if region is not None:
+                start = self._only(code, *region)
+        if start is not None:
+            return _trim_parens(anchor, start, start + len(code), self.module)
+        found = self._all_offsets(anchor).get(id(anchor))
         if found is None:
-            return (max(first, 0), max(first, 0) + len(code))
+            first = max(self.text.find(code), 0)
+            return (first, first + len(code))
         return _trim_parens(anchor, found[0], found[1], self.module)
+
+    def _only(self, code: str, lo: int = 0, hi: Optional[int] = None) -> Optional[int]:
+        """Where `code` starts when it occurs exactly once in text[lo:hi], else None."""
+        hi = len(self.text) if hi is None else hi
+        first = self.text.find(code, lo, hi)
+        if first < 0 or self.text.find(code, first + 1, hi) >= 0:
+            return None
+        return first
 
     def _code(self, node) -> Optional[str]:
         try:
@@ -640,8 +647,8 @@ class Locator:
         code = self._code(node)
         if code is None:
             return None
-        first = self.text.find(code)
-        if first >= 0 and self.text.find(code, first + 1) < 0:
+        first = self._only(code)
+        if first is not None:
             return first, first + len(code)
         return self._ordinals().get(id(node))
 

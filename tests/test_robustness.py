@@ -234,6 +234,19 @@ def test_a_libcst_panic_is_contained(monkeypatch):
     assert d.code == "AEM001" and "libcst cannot parse this file although Python can" in d.message
 
 
+def pooled_files(monkeypatch, root: Path, names) -> list:
+    """Files holding EXIT (one AEM606 each), with the runner set to use its process pool even for
+    this few."""
+    import errlint.runner
+
+    monkeypatch.setattr(errlint.runner, "PARALLEL_MIN_FILES", 2)
+    monkeypatch.setattr(errlint.runner, "PARALLEL_MIN_BYTES", 0)
+    files = [root / name for name in names]
+    for path in files:
+        path.write_bytes(EXIT)
+    return files
+
+
 def test_a_worker_that_dies_marks_only_its_file(tmp_path, monkeypatch):
     """A hard crash in a pool worker (a native abort) becomes AEM000 on that file only."""
     import errlint.runner
@@ -246,14 +259,7 @@ def test_a_worker_that_dies_marks_only_its_file(tmp_path, monkeypatch):
         return real(path, data, run, display)
 
     monkeypatch.setattr(errlint.runner, "check_file", fragile)
-    monkeypatch.setattr(errlint.runner, "PARALLEL_MIN_FILES", 2)
-    monkeypatch.setattr(errlint.runner, "PARALLEL_MIN_BYTES", 0)
-    files = []
-    for i in range(6):
-        files.append(tmp_path / f"m{i}.py")
-        files[-1].write_bytes(EXIT)
-    files.append(tmp_path / "crash.py")
-    files[-1].write_bytes(EXIT)
+    files = pooled_files(monkeypatch, tmp_path, [f"m{i}.py" for i in range(6)] + ["crash.py"])
     results = errlint.runner.check_files(files, run_context(select=["AEM606"]), jobs=2)
     codes = {Path(r.path).name: [d.code for d in r.diagnostics] for r in results}
     assert codes.pop("crash.py") == ["AEM000"]
@@ -398,12 +404,7 @@ def test_no_working_process_pool_falls_back_to_one_process(tmp_path, monkeypatch
         raise OSError(38, "Function not implemented")
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", unavailable)
-    monkeypatch.setattr(errlint.runner, "PARALLEL_MIN_FILES", 2)
-    monkeypatch.setattr(errlint.runner, "PARALLEL_MIN_BYTES", 0)
-    files = []
-    for i in range(4):
-        files.append(tmp_path / f"m{i}.py")
-        files[-1].write_bytes(EXIT)
+    files = pooled_files(monkeypatch, tmp_path, [f"m{i}.py" for i in range(4)])
     results = errlint.runner.check_files(files, run_context(select=["AEM606"]), jobs=2)
     assert [[d.code for d in r.diagnostics] for r in results] == [["AEM606"]] * 4
 

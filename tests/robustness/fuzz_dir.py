@@ -16,21 +16,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import warnings
 from pathlib import Path
 
 import hypothesmith
 from hypothesis import HealthCheck, Phase, given, settings
 
-
-def compiles(data: bytes) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(data, "<fuzz>", "exec", dont_inherit=True)
-        return True
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return False
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: share the fuzz tests' helpers
+from test_fuzz import compiles  # noqa: E402
 
 
 SINK = '\nraise RuntimeError("Something went wrong")\n'
