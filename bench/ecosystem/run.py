@@ -1,0 +1,148 @@
+"""errlint's ecosystem check: run errlint over a pinned corpus of real PyPI packages.
+
+    python bench/ecosystem/run.py                 # download (once), unpack, check -> findings.jsonl
+    python bench/ecosystem/run.py --compare REV   # findings added/removed per rule: REV vs this checkout
+    python bench/ecosystem/run.py precision       # agreed precision per rule from verdicts.jsonl
+    python bench/ecosystem/run.py sample ...      # review packets for blind reviewers (see --help)
+    python bench/ecosystem/run.py sites ...       # error sites with no finding, for the recall review
+    python bench/ecosystem/run.py import --out-dir DIR   # fold reviewers' answers into the verdict files
+    python bench/ecosystem/run.py recall          # estimated recall from the site verdicts
+
+Packages are listed in packages.txt; downloads and unpacked sources live in a cache folder
+(`--cache`, default $ERRLINT_ECOSYSTEM_CACHE or ~/.cache/errlint-ecosystem). It is a bench, not a
+test: CI never runs it.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Dict, List
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from corpus import CorpusError, Package, default_cache, download, read_packages, unpack  # noqa: E402
+from findings import REPO, checkout, collect, read_jsonl, write_jsonl  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+FINDINGS = HERE / "findings.jsonl"
+
+
+def say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def prepare(packages: List[Package], cache: Path) -> Dict[str, Path]:
+    """Unpacked source folder per package; a package that fails to download is reported and skipped."""
+    sources: Dict[str, Path] = {}
+    failed = 0
+    for pkg in packages:
+        try:
+            sources[pkg.key] = unpack(pkg, download(pkg, cache), cache)
+        except CorpusError as exc:
+            failed += 1
+            say(f"error: {exc}")
+    if failed:
+        say(f"{failed} of {len(packages)} packages could not be downloaded; the run goes on without them")
+    return sources
+
+
+def cmd_run(args) -> int:
+    packages = _packages(args)
+    sources = prepare(packages, args.cache)
+    say(f"checking {len(sources)} packages with errlint at {REPO}")
+    rows = collect(packages, sources, REPO, jobs=args.jobs, progress=say)
+    write_jsonl(args.output, rows)
+    by_code = Counter(r["code"] for r in rows)
+    say(f"wrote {len(rows)} findings to {args.output}")
+    for code, n in sorted(by_code.items()):
+        print(f"{code}  {n}")
+    return 0
+
+
+def cmd_compare(args) -> int:
+    packages = _packages(args)
+    sources = prepare(packages, args.cache)
+    tmp = checkout(args.compare)
+    try:
+        say(f"checking {len(sources)} packages with errlint at {args.compare}")
+        before = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say)
+    finally:
+        tmp.cleanup()
+    if args.against:
+        tmp = checkout(args.against)
+        try:
+            after = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say)
+        finally:
+            tmp.cleanup()
+    else:
+        after = collect(packages, sources, REPO, jobs=args.jobs, progress=say)
+    print(compare_report(before, after, args.compare, args.against or "this checkout", args.limit))
+    return 0
+
+
+def compare_report(before: List[dict], after: List[dict], old: str, new: str, limit: int = 20) -> str:
+    old_keys = {r["key"]: r for r in before}
+    new_keys = {r["key"]: r for r in after}
+    added = [r for k, r in new_keys.items() if k not in old_keys]
+    removed = [r for k, r in old_keys.items() if k not in new_keys]
+    codes = sorted({r["code"] for r in added + removed} | {r["code"] for r in before + after})
+    lines = [f"## errlint ecosystem: {old} -> {new}", "",
+             f"{len(before)} findings before, {len(after)} after: +{len(added)} -{len(removed)}", "",
+             "| code | before | after | added | removed |", "|---|---|---|---|---|"]
+    count = lambda rows, c: sum(1 for r in rows if r["code"] == c)  # noqa: E731
+    for c in codes:
+        lines.append(f"| {c} | {count(before, c)} | {count(after, c)} | +{count(added, c)} | -{count(removed, c)} |")
+    for title, rows, sign in (("added", added, "+"), ("removed", removed, "-")):
+        grouped = defaultdict(list)
+        for r in rows:
+            grouped[r["code"]].append(r)
+        for c in sorted(grouped):
+            lines += ["", f"### {c} {title} ({len(grouped[c])})"]
+            for r in grouped[c][:limit]:
+                lines.append(f"{sign} {r['package']} {r['path']}:{r['line']}: {r['message']}")
+            if len(grouped[c]) > limit:
+                lines.append(f"  ... and {len(grouped[c]) - limit} more")
+    return "\n".join(lines)
+
+
+def _packages(args) -> List[Package]:
+    packages = read_packages()
+    if args.only:
+        wanted = set(args.only.split(","))
+        packages = [p for p in packages if p.name in wanted or p.kind in wanted]
+    return packages
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", nargs="?", default="run", choices=["run", "precision", "sample", "sites", "recall", "import"])
+    ap.add_argument("--cache", type=Path, default=default_cache(), help="download and unpack folder")
+    ap.add_argument("--output", type=Path, default=FINDINGS, help="findings file to write (run)")
+    ap.add_argument("--findings", type=Path, default=FINDINGS, help="findings file to read")
+    ap.add_argument("--compare", metavar="REV", help="compare REV's findings with this checkout's")
+    ap.add_argument("--against", metavar="REV", help="with --compare: compare with REV instead of this checkout")
+    ap.add_argument("--limit", type=int, default=20, help="findings listed per rule in --compare")
+    ap.add_argument("--only", help="comma-separated package names or kinds (mcp, cli, web, sdk)")
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="packages checked at once")
+    ap.add_argument("--per-rule", type=int, default=25, help="sample: findings per default-on rule")
+    ap.add_argument("--count", type=int, default=220, help="sites: error sites to sample")
+    ap.add_argument("--seed", type=int, default=12, help="sample/sites: random seed")
+    ap.add_argument("--out-dir", type=Path, help="sample/sites: folder for the review packets")
+    ap.add_argument("--batch", type=int, default=40, help="sample/sites: items per packet")
+    args = ap.parse_args(argv)
+    if args.compare:
+        return cmd_compare(args)
+    if args.command == "run":
+        return cmd_run(args)
+    import review  # the verdict side: sampling, packets, precision and recall
+    return review.dispatch(args)
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except CorpusError as exc:
+        say(f"error: {exc}")
+        sys.exit(2)
