@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, List
 
 from .checks.base import Rule
+from .earned import measured_text, on_by_default, precision_cell
 
 FIX_WORDS = {
     "safe": "A safe fix is available (`--fix`).",
@@ -15,13 +16,14 @@ FIX_WORDS = {
 def rule_text(rule: Rule) -> str:
     """`errlint rule CODE` text: a header, the metadata, then the docs (ruff's headings)."""
     profiles = ", ".join(rule.profiles)
-    state = "on by default" if rule.DEFAULT else "off by default (opt-in: --extend-select " + rule.code + ")"
+    state = "on by default" if on_by_default(rule) else "off by default (opt-in: --extend-select " + rule.code + ")"
     head = [
         f"# {rule.name} ({rule.code})",
         "",
         f"{rule.SUMMARY}. Level: {rule.LEVEL.value}; {state}.",
         f"Profiles: {profiles} (override with [tool.errlint.profiles] {rule.code} = [...]).",
         FIX_WORDS[rule.FIX.value],
+        measured_text(rule),
     ]
     if rule.OPTIONS:
         head.append("Options: " + ", ".join(f"`{k}` (default {o.default!r})" for k, o in rule.OPTIONS.items()))
@@ -34,7 +36,7 @@ def rule_json(rule: Rule) -> Dict[str, Any]:
         "name": rule.name,
         "summary": rule.SUMMARY,
         "level": rule.LEVEL.value,
-        "default": bool(rule.DEFAULT),
+        "default": on_by_default(rule),
         "profiles": list(rule.profiles),
         "fix": rule.FIX.value,
         "options": {k: {"default": o.default, "type": o.kind, "doc": o.doc} for k, o in rule.OPTIONS.items()},
@@ -44,11 +46,13 @@ def rule_json(rule: Rule) -> Dict[str, Any]:
 
 
 def rules_table(rules: Iterable[Rule]) -> str:
-    """A Markdown table of rules: code, name, summary, default, profiles, fix."""
-    lines = ["| code | name | what it flags | default | profiles | fix |", "|---|---|---|---|---|---|"]
+    """A Markdown table of rules: code, name, summary, default, measured precision, profiles, fix."""
+    lines = ["| code | name | what it flags | default | precision on real code | profiles | fix |",
+             "|---|---|---|---|---|---|---|"]
     for r in rules:
         lines.append(
-            f"| [{r.code}](docs/rules.md#{r.code.lower()}) | `{r.name}` | {r.SUMMARY} | {'on' if r.DEFAULT else 'opt-in'} | {', '.join(r.profiles)} | {r.FIX.value} |"
+            f"| [{r.code}](docs/rules.md#{r.code.lower()}) | `{r.name}` | {r.SUMMARY} | {'on' if on_by_default(r) else 'opt-in'} "
+            f"| {precision_cell(r.code)} | {', '.join(r.profiles)} | {r.FIX.value} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -16,6 +16,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from .checks.base import Rule, all_rules
 from .checks.vague import PhraseRule
 from .config import ConfigError, Settings
+from .earned import on_by_default
 from .packs import Packs, bundled
 
 
@@ -77,7 +78,7 @@ def select_rules(settings: Settings, packs: Packs, cli_select: Optional[Sequence
         best_on = 0
         reason_on = ""
         if select is None:
-            if rule.DEFAULT:
+            if on_by_default(rule):
                 best_on, reason_on = 1, "on by default"
         else:
             for s in select:

@@ -130,6 +130,7 @@ def main(argv=None) -> int:
     ap.add_argument("--count", type=int, default=220, help="sites: error sites to sample")
     ap.add_argument("--seed", type=int, default=12, help="sample/sites: random seed")
     ap.add_argument("--out-dir", type=Path, help="sample/sites: folder for the review packets")
+    ap.add_argument("--write", action="store_true", help="precision: also write errlint/measured.py")
     ap.add_argument("--batch", type=int, default=40, help="sample/sites: items per packet")
     args = ap.parse_args(argv)
     if args.compare:

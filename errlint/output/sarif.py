@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Optional
 from urllib.parse import quote
 
 from .. import __version__
+from ..earned import on_by_default
 from ..model import Diagnostic, Edit, Fix, Level, Location
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -68,7 +69,7 @@ def rule_descriptor(rule: Any) -> Dict[str, Any]:
         descriptor["help"] = {"text": rule.docs, "markdown": rule.docs}
     if rule.url:
         descriptor["helpUri"] = rule.url
-    descriptor["defaultConfiguration"] = {"level": LEVELS.get(rule.LEVEL, "warning"), "enabled": bool(rule.DEFAULT)}
+    descriptor["defaultConfiguration"] = {"level": LEVELS.get(rule.LEVEL, "warning"), "enabled": on_by_default(rule)}
     descriptor["properties"] = {"fix": rule.FIX.value, "profiles": list(rule.profiles)}
     return descriptor
 

@@ -1,0 +1,76 @@
+"""The default set is earned on real code: errlint/measured.py decides which designed-default rules stay on."""
+from __future__ import annotations
+
+import pytest
+
+from errlint import earned
+from errlint.docs import rule_text, rules_table
+from errlint.measured import MEASURED
+from errlint.registry import rule_catalog
+
+
+def entry(status, findings=40, agreed=25, tp=20):
+    return {"findings": findings, "agreed": agreed, "tp": tp, "precision": tp / agreed if agreed else None,
+            "low": 0.6, "high": 0.9, "status": status}
+
+
+@pytest.fixture
+def measured(monkeypatch):
+    table = {}
+    monkeypatch.setattr(earned, "MEASURED", table)
+    return table
+
+
+def rule(code):
+    return rule_catalog()[code]
+
+
+@pytest.mark.parametrize("status,on", [("earned", True), ("unmeasured", True), ("below bar", False),
+                                       ("under review", False)])
+def test_a_designed_default_stays_on_only_when_earned_or_unmeasured(measured, status, on):
+    measured["AEM201"] = entry(status)
+    assert earned.on_by_default(rule("AEM201")) is on
+
+
+def test_an_opt_in_rule_is_not_switched_on_by_a_good_measure(measured):
+    measured["AEM104"] = entry("earned", tp=25)
+    assert earned.on_by_default(rule("AEM104")) is False
+
+
+def test_a_rule_below_the_bar_says_why_and_how_to_select_it(measured):
+    measured["AEM201"] = entry("below bar", agreed=25, tp=14)
+    text = rule_text(rule("AEM201"))
+    assert "off by default (opt-in: --extend-select AEM201)" in text
+    assert "Agreed precision on real code 0.56 (14 of 25 judged findings" in text
+    assert "opt-in until it reaches 0.90" in text
+
+
+def test_the_rule_table_carries_the_measured_precision(measured):
+    measured["AEM201"] = entry("below bar", agreed=25, tp=14)
+    measured["AEM606"] = entry("unmeasured", findings=3, agreed=0, tp=0)
+    table = rules_table([rule("AEM201"), rule("AEM606")])
+    assert "| opt-in | 0.56 (14/25) |" in table
+    assert "| on | unmeasured (3 found) |" in table
+
+
+def test_the_default_selection_follows_the_measure(measured):
+    from errlint.config import Settings
+    from errlint.packs import bundled
+    from errlint.registry import select_rules
+    measured["AEM201"] = entry("below bar")
+    enabled, reasons = select_rules(Settings(), bundled())
+    codes = {r.code for r in enabled}
+    assert "AEM201" not in codes and "AEM101" in codes
+    assert reasons["AEM201"] == "off by default (opt-in)"
+    enabled, _ = select_rules(Settings(), bundled(), cli_extend=["AEM201"])
+    assert "AEM201" in {r.code for r in enabled}
+
+
+def test_shipped_measures_agree_with_the_bar():
+    """Every rule marked earned in errlint/measured.py really has >= 0.90 agreed precision on enough findings."""
+    for code, e in MEASURED.items():
+        assert code in rule_catalog()
+        if e["status"] == "earned":
+            assert e["agreed"] >= min(25, e["findings"]) and e["tp"] / e["agreed"] >= 0.90
+        if e["status"] == "unmeasured":
+            assert e["findings"] < 5
