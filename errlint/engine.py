@@ -378,7 +378,10 @@ def _newer_syntax_on(module: cst.Module, row: int) -> bool:
         positions = cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     except RecursionError:
         return False
-    return any(isinstance(node, kinds) and where.start.line <= row <= where.end.line for node, where in positions.items())
+    # CPython before 3.12 reports an f-string's error at a line near it, not on it (the closing
+    # parenthesis of the call that holds it, say), so a construct within two lines counts.
+    return any(isinstance(node, kinds) and where.start.line - 2 <= row <= where.end.line + 2
+               for node, where in positions.items())
 
 
 def _parses(text: str) -> bool:
