@@ -79,9 +79,9 @@ def precision_table(findings: List[dict], verdicts: Dict[str, List[dict]], defau
         needed = min(MIN_JUDGED, len(fs))
         if len(fs) < UNMEASURED_BELOW:
             status = "unmeasured"
-        elif agree_n >= needed and agree_n and tp / agree_n >= MIN_PRECISION:
+        elif len(judged) >= needed and agree_n and tp / agree_n >= MIN_PRECISION:
             status = "earned"
-        elif agree_n >= needed:
+        elif len(judged) >= needed:
             status = "below bar"
         else:
             status = "under review"
@@ -105,14 +105,16 @@ def cmd_precision(args) -> int:
         p = "-" if r["precision"] is None else f"{r['precision']:.2f}"
         print(f"| {r['code']} | {'on' if r['default'] else 'off'} | {r['findings']} | {r['judged']} | "
               f"{r['agreed']} | {r['tp']} | {p} | {r['low']:.2f}-{r['high']:.2f} | {r['status']} |")
-    on = [r for r in rows if r["default"]]
-    tp = sum(r["tp"] for r in on)
-    n = sum(r["agreed"] for r in on)
+    for label, on in (("designed default set", [r for r in rows if r["default"]]),
+                      ("earned default set", [r for r in rows if r["default"] and r["status"] in ("earned", "unmeasured")])):
+        tp = sum(r["tp"] for r in on)
+        n = sum(r["agreed"] for r in on)
+        lo, hi = wilson(tp, n)
+        print(f"{label} ({len(on)} rules, {sum(r['findings'] for r in on)} findings): agreed precision "
+              f"{tp}/{n} = {tp / n if n else 0:.2f} (95% CI {lo:.2f}-{hi:.2f}); "
+              f"{sum(r['unjudged'] for r in on)} of its findings have no verdict yet")
     judged = sum(r["judged"] for r in rows)
     agree = sum(r["agreed"] for r in rows)
-    lo, hi = wilson(tp, n)
-    print(f"default-on: agreed precision {tp}/{n} = {tp / n if n else 0:.2f} (95% CI {lo:.2f}-{hi:.2f}); "
-          f"{sum(r['unjudged'] for r in on)} default-on findings have no verdict yet")
     print(f"reviewer agreement: {agree}/{judged} = {agree / judged if judged else 0:.2f}")
     if args.write:
         write_measured(rows, findings)

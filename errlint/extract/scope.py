@@ -2,8 +2,10 @@
 
 A `Scope` records, per name, every way it is bound in a function (or the module): plain and augmented
 assignments, parameters, `except ... as e`, loop targets, imports. A name resolves to a value only
-when it is bound by exactly one plain assignment (plus `+=` additions); anything else stays opaque,
-so errlint never judges text it had to guess.
+when it is bound by exactly one plain assignment (plus `+=` additions), or when the binding that
+reaches the sink is known: the last plain assignment in the sink's own block or an enclosing one, with
+no other binding of the name in between (`msg = "..."; raise E(msg)`, repeated down a function, as
+ruff's EM101 asks). Anything else stays opaque, so errlint never judges text it had to guess.
 """
 from __future__ import annotations
 
@@ -33,9 +35,11 @@ class Scope:
     kind: str
     parent: Optional["Scope"] = None
     bindings: Dict[str, List[Binding]] = field(default_factory=dict)
+    order: List[str] = field(default_factory=list)  # names in the order they were bound
 
     def bind(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)
+        self.order.append(name)
 
     def lookup(self, name: str) -> List[Binding]:
         """Bindings of `name` in the nearest scope that binds it (class scopes are skipped)."""
@@ -58,6 +62,42 @@ class Scope:
     def additions(self, name: str) -> List[cst.CSTNode]:
         """Values appended with `name += ...` (only meaningful when `value(name)` is not None)."""
         return [b.value for b in self.lookup(name) if b.kind == "aug" and b.value is not None]
+
+    def first(self, name: str) -> Optional[Binding]:
+        found = self.lookup(name)
+        return found[0] if len(found) == 1 else None
+
+
+# The reaching definition of a name at a sink: its value and the `+=` additions after it.
+Reaching = Dict[str, Tuple[cst.CSTNode, Tuple[cst.CSTNode, ...]]]
+
+
+class ReachingScope:
+    """A scope as seen from one sink: a name whose reaching definition is known resolves to it, even
+    when the function binds the name several times; every other name reads the whole scope."""
+
+    def __init__(self, scope: Scope, reaching: Reaching):
+        self.scope = scope
+        self.reaching = reaching
+        self.kind = scope.kind
+        self.parent = scope.parent
+        self.bindings = scope.bindings
+
+    def lookup(self, name: str) -> List[Binding]:
+        if name in self.reaching:
+            value, adds = self.reaching[name]
+            return [Binding("assign", value)] + [Binding("aug", a) for a in adds]
+        return self.scope.lookup(name)
+
+    def value(self, name: str) -> Optional[cst.CSTNode]:
+        if name in self.reaching:
+            return self.reaching[name][0]
+        return self.scope.value(name)
+
+    def additions(self, name: str) -> List[cst.CSTNode]:
+        if name in self.reaching:
+            return list(self.reaching[name][1])
+        return self.scope.additions(name)
 
     def first(self, name: str) -> Optional[Binding]:
         found = self.lookup(name)

@@ -15,7 +15,7 @@ import libcst as cst
 
 from ..model import Context, FunctionInfo, Guard, Handler, Message, Param, Template, ToolInfo
 from . import nodes
-from .scope import Binding, Scope
+from .scope import Binding, Reaching, ReachingScope, Scope
 from .sinks import (
     ARG_MESSAGE_KEYWORDS,
     BUILTIN_EXCEPTIONS,
@@ -55,6 +55,7 @@ class RawSink:
     context: Context
     extra: dict = field(default_factory=dict)
     args: Sequence[cst.CSTNode] = ()
+    reaching: Reaching = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -110,6 +111,7 @@ class Walker:
         self.functions: List[FunctionInfo] = []
         self.module_calls: Set[str] = set()
         self.raw: List[RawSink] = []
+        self.reaching: List[Reaching] = []  # per block being walked: the plain assignments that reach here
 
     # ------------------------------------------------------------------ names
     def code(self, node: cst.CSTNode) -> str:
@@ -146,6 +148,8 @@ class Walker:
         exit_at = [_exit_code(s, self) for s in flat]
         chains: Dict[str, List[str]] = {}
         saved_exit = (self.exits_after, self.exit_code)
+        defs: Reaching = {}
+        self.reaching.append(defs)
         for i, stmt in enumerate(flat):
             later = [c for c in exit_at[i + 1:] if c is not None]
             self.exits_after = bool(later) and later[0] > 0  # -1: a computed status, not known to fail
@@ -154,15 +158,42 @@ class Walker:
             for subject, values in chains.items():
                 self.guards.append(Guard("fallthrough", subject=subject, values=tuple(values)))
                 pushed += 1
+            scope, mark = self.scope, len(self.scope.order)
             try:
                 self.statement(stmt)
             finally:
                 del self.guards[len(self.guards) - pushed:]
+            if len(scope.order) > mark:
+                self._reach(defs, stmt, set(scope.order[mark:]))
             chain = _equality_chain(stmt)
             if chain is not None:
                 subject, values = chain
                 chains.setdefault(subject, []).extend(values)
+        self.reaching.pop()
         self.exits_after, self.exit_code = saved_exit
+
+    def _reach(self, defs: Reaching, stmt: cst.CSTNode, bound: Set[str]) -> None:
+        """Update the reaching definitions after `stmt`, which bound the names in `bound`: a plain
+        `name = value` (or `name += value` after one) reaches the statements after it; any other
+        binding hides every earlier one."""
+        prior = self.reaching_now()
+        for d in self.reaching:
+            for name in bound:
+                d.pop(name, None)
+        if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0].target, cst.Name):
+            defs[stmt.targets[0].target.value] = (stmt.value, ())
+        elif isinstance(stmt, cst.AnnAssign) and stmt.value is not None and isinstance(stmt.target, cst.Name):
+            defs[stmt.target.value] = (stmt.value, ())
+        elif isinstance(stmt, cst.AugAssign) and isinstance(stmt.operator, cst.AddAssign) and isinstance(stmt.target, cst.Name):
+            name = stmt.target.value
+            if name in prior:
+                defs[name] = (prior[name][0], prior[name][1] + (stmt.value,))
+
+    def reaching_now(self) -> Reaching:
+        merged: Reaching = {}
+        for d in self.reaching:
+            merged.update(d)
+        return merged
 
     def body_of(self, node: cst.CSTNode) -> None:
         body = getattr(node, "body", None)
@@ -220,7 +251,8 @@ class Walker:
             return
         call: Optional[cst.Call] = exc if isinstance(exc, cst.Call) else None
         if call is None and isinstance(exc, cst.Name):
-            bound = self.scope.value(exc.value)
+            reaching = self.reaching_now().get(exc.value)
+            bound = reaching[0] if reaching else self.scope.value(exc.value)
             if isinstance(bound, cst.Call):
                 call = bound
         if isinstance(exc, cst.Call):
@@ -857,7 +889,7 @@ class Walker:
         )
 
     def record(self, kind: str, callee: str, node: cst.CSTNode, expr: Optional[cst.CSTNode], args: Sequence[cst.CSTNode] = (), **extra: object) -> None:
-        self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args))
+        self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args, self.reaching_now()))
 
     # ------------------------------------------------------------------ finish
     def finish(self) -> FileFacts:
@@ -903,7 +935,7 @@ class Walker:
                 parent = parent.parent
 
     def _messages(self, raw: RawSink) -> List[Message]:
-        builder = TemplateBuilder(raw.scope, self.qualify, self.code)
+        builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching) if raw.reaching else raw.scope, self.qualify, self.code)
         extra = raw.extra
         if extra.get("messageless"):
             templates: List[Template] = [Template((), (), True)]
