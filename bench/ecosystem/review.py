@@ -338,10 +338,14 @@ def cmd_recall(args) -> int:
     misses = population * flag / decided if decided else 0.0
     findings = read_jsonl(args.findings)
     rows = precision_table(findings, verdicts_by_key(), default_on())
-    hits = sum(r["findings"] * (r["precision"] or 0.0) for r in rows if r["default"])
-    recall = hits / (hits + misses) if hits + misses else 0.0
     print(f"{len(sites)} sampled unflagged sites of {population}; {decided} agreed, {flag} should be flagged")
-    print(f"estimated true default findings {hits:.0f}, estimated misses {misses:.0f}: recall {recall:.2f}")
+    for label, keep in (("designed default set", lambda r: r["default"]),
+                        ("earned default set", lambda r: r["default"] and r["status"] in ("earned", "unmeasured"))):
+        # A finding of a rule outside the set is a site the set misses: its true findings join the misses.
+        hits = sum(r["findings"] * (r["precision"] or 0.0) for r in rows if keep(r))
+        dropped = sum(r["findings"] * (r["precision"] or 0.0) for r in rows if r["default"] and not keep(r))
+        recall = hits / (hits + misses + dropped) if hits + misses + dropped else 0.0
+        print(f"{label}: estimated true findings {hits:.0f}, estimated misses {misses + dropped:.0f}: recall {recall:.2f}")
     return 0
 
 
