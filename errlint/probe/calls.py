@@ -76,8 +76,8 @@ _MISSING_UUID = "ffffffff-ffff-4fff-bfff-ffffffffffff"
 _MISSING_ID = "errlint-missing-id-0000"
 _MISSING_INT_ID = 987654321
 
-_ID_NAME = re.compile(r"(?:^|_)(?:id|ids|uuid|guid|key|slug)$|[a-z0-9](?:Id|ID|Ids|Uuid|Key|Slug)$", re.I)
-_PATH_NAME = re.compile(r"(?:^|_)(?:path|paths|file|files|filename|filepath|dir|directory|folder|root|cwd)$|[a-z](?:Path|File|Dir|Directory|Folder)$")
+ID_NAME = re.compile(r"(?:^|_)(?:id|ids|uuid|guid|key|slug)$|[a-z0-9](?:Id|ID|Ids|Uuid|Key|Slug)$", re.I)
+PATH_NAME = re.compile(r"(?:^|_)(?:path|paths|file|files|filename|filepath|dir|directory|folder|root|cwd)$|[a-z](?:Path|File|Dir|Directory|Folder)$")
 _DOCUMENTED = re.compile(r"`([\w.:/-]{1,40})`|'([\w.:/-]{1,40})'|\"([\w.:/-]{1,40})\"")
 _ONE_OF = re.compile(r"\bone of\s*:?\s*([\w.:/-]+(?:\s*(?:,|\bor\b|\|)\s*[\w.:/-]+)+)", re.I)
 
@@ -115,31 +115,73 @@ def annotation(tool: Dict[str, Any], key: str) -> Optional[bool]:
     return value if isinstance(value, bool) else None
 
 
+def is_read_only(tool: Dict[str, Any]) -> bool:
+    """True only when the tool is annotated `readOnlyHint: true` (the MCP default is false)."""
+    return annotation(tool, "readOnlyHint") is True
+
+
+def is_destructive(tool: Dict[str, Any]) -> bool:
+    """True unless the tool is read-only or annotated `destructiveHint: false` (the MCP default is true)."""
+    return not is_read_only(tool) and annotation(tool, "destructiveHint") is not False
+
+
 def select_tools(tools: Sequence[Dict[str, Any]], only: Sequence[str] = (), exclude: Sequence[str] = (),
-                 include_destructive: bool = False, read_only_only: bool = False) -> Tuple[List[Dict[str, Any]], Dict[str, str]]:
+                 allow_writes: bool = False, allow_destructive: bool = False) -> Tuple[List[Dict[str, Any]], Dict[str, str]]:
     """Split listed tools into those to probe and those skipped, with the reason for each skip.
 
-    `only` (from `--tools`) keeps just those names; `exclude` drops names. Tools annotated
-    `destructiveHint: true` are skipped unless `include_destructive`; with `read_only_only`, tools not
-    annotated `readOnlyHint: true` are skipped too (again unless `include_destructive`). Returns
-    (tools to probe in listing order, {tool name: reason it was skipped}). Names in `only`/`exclude`
-    that the server does not list are the caller's to report (see `unknown_names`).
+    Safe by default, with the MCP spec's defaults for missing annotations (`readOnlyHint` false,
+    `destructiveHint` true): only tools annotated `readOnlyHint: true` are called. Other tools need
+    `allow_writes` (--allow-writes) or their name in `only` (--tools); destructive ones (annotated
+    `destructiveHint: true`, or not annotated `destructiveHint: false`) need `allow_destructive` too.
+    `exclude` drops names. Returns (tools to probe in listing order, {tool name: reason it was
+    skipped}). Names in `only`/`exclude` that the server does not list are the caller's to report
+    (see `unknown_names`).
     """
     keep: List[Dict[str, Any]] = []
     skipped: Dict[str, str] = {}
     for tool in tools:
         name = tool.get("name", "")
         if only and name not in only:
-            skipped[name] = "not in --tools"
+            skipped[name] = NOT_SELECTED
         elif name in exclude:
             skipped[name] = "in --exclude-tools"
-        elif not include_destructive and annotation(tool, "destructiveHint") is True:
-            skipped[name] = "annotated destructiveHint: true; pass --include-destructive to call it"
-        elif not include_destructive and read_only_only and annotation(tool, "readOnlyHint") is not True:
-            skipped[name] = "not annotated readOnlyHint: true (--read-only-only); pass --include-destructive to call it"
+        elif is_read_only(tool):
+            keep.append(tool)
+        elif not (allow_writes or name in only):
+            skipped[name] = "not annotated readOnlyHint: true, so it may change state; pass --allow-writes or name it in --tools to call it"
+        elif is_destructive(tool) and not allow_destructive:
+            why = ("annotated destructiveHint: true" if annotation(tool, "destructiveHint") is True
+                   else "not annotated destructiveHint: false (the MCP default is true)")
+            skipped[name] = f"{why}; pass --allow-destructive to call it"
         else:
             keep.append(tool)
     return keep, skipped
+
+
+def given_values(tool: Dict[str, Any], raw: Dict[str, str]) -> Dict[str, Any]:
+    """--arg NAME=VALUE values for one tool's arguments: kept as text for a string argument, else read
+    as JSON when they parse (`limit=5` -> 5, `tags=["a"]` -> ["a"]); names the tool lacks are left out."""
+    schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
+    props = schema.get("properties") or {}
+    out: Dict[str, Any] = {}
+    for name, text in raw.items():
+        if name not in props:
+            continue
+        types = json_types(_resolve(props[name], schema), schema)
+        if types == {"string"}:
+            out[name] = text
+            continue
+        try:
+            import json
+
+            out[name] = json.loads(text)
+        except ValueError:
+            out[name] = text
+    return out
+
+
+NOT_SELECTED = "not in --tools"
+"""The skip reason of a tool left out by --tools (the summary reports these on one line)."""
 
 
 def unknown_names(tools: Sequence[Dict[str, Any]], names: Iterable[str]) -> List[str]:
@@ -451,6 +493,10 @@ def _valid_string(prop: Dict[str, Any]) -> str:
     if isinstance(fmt, str) and fmt in _VALID_FORMATS:
         return _VALID_FORMATS[fmt]
     pattern = prop.get("pattern")
+    for documented in documented_values(prop):  # a value the description quotes ("e.g. 'ISS-1'") is meant to be valid
+        fits = _fit_length(documented, prop) == documented
+        if fits and (not isinstance(pattern, str) or _pattern_matches(pattern, documented)):
+            return documented
     if isinstance(pattern, str):
         example = pattern_example(pattern)
         if example is not None:
@@ -458,13 +504,19 @@ def _valid_string(prop: Dict[str, Any]) -> str:
     return _fit_length("example", prop)
 
 
-def base_arguments(schema: Dict[str, Any]) -> Dict[str, Any]:
-    """A plausible valid value for every required argument of an inputSchema (others left out)."""
+def base_arguments(schema: Dict[str, Any], given: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """A valid value for every required argument of an inputSchema: the value `given` for that name
+    (from --arg NAME=VALUE), else one from the schema (`valid_value`). Optional arguments are left out
+    unless `given` names them."""
     props = schema.get("properties") or {}
+    given = given or {}
     out: Dict[str, Any] = {}
     for name in schema.get("required") or []:
         if isinstance(name, str):
-            out[name] = valid_value(props.get(name) or {}, schema, name)
+            out[name] = copy.deepcopy(given[name]) if name in given else valid_value(props.get(name) or {}, schema, name)
+    for name, value in given.items():
+        if name in props and name not in out:
+            out[name] = copy.deepcopy(value)
     return out
 
 
@@ -551,15 +603,19 @@ def _empty_is_malformed(prop: Dict[str, Any]) -> bool:
     return isinstance(pattern, str) and _pattern_matches(pattern, "") is False
 
 
-def plan_calls(tool: Dict[str, Any]) -> List[ProbeCall]:
+def plan_calls(tool: Dict[str, Any], given: Optional[Dict[str, Any]] = None) -> List[ProbeCall]:
     """At most one call per kind that applies to `tool`, in `KINDS` order (see the module docstring).
 
-    For each kind the first fitting argument is used, required arguments before optional ones; tools
-    without an object inputSchema still get the unknown-argument call.
+    For each kind the first fitting argument is used, required arguments before optional ones; every
+    other argument gets a valid value (`base_arguments`, with `given` from --arg first). Tools without
+    an object inputSchema still get the unknown-argument call. A tool that is not read-only never gets
+    the outside-root path (it could create it), nor an unknown-argument call its schema does not
+    reject (that call would really run the tool).
     """
     name = str(tool.get("name", ""))
     schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
-    base = base_arguments(schema)
+    read_only = is_read_only(tool)
+    base = base_arguments(schema, given)
     props = _properties(schema)
     closed = schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False
     calls: List[ProbeCall] = []
@@ -599,7 +655,8 @@ def plan_calls(tool: Dict[str, Any]) -> List[ProbeCall]:
     if required:
         add("missing-required", required[0], None, True, drop=True)
     extra = UNKNOWN_ARGUMENT if UNKNOWN_ARGUMENT not in (schema.get("properties") or {}) else UNKNOWN_ARGUMENT + "_2"
-    add("unknown-argument", extra, "x", closed)
+    if closed or read_only:
+        add("unknown-argument", extra, "x", closed)
     found = first(lambda n, p: "x" * (p["maxLength"] + 1)
                   if isinstance(p.get("maxLength"), int) and 0 <= p["maxLength"] < MAX_LENGTH_LIMIT and "string" in json_types(p, schema) else None)
     if found:
@@ -607,7 +664,7 @@ def plan_calls(tool: Dict[str, Any]) -> List[ProbeCall]:
 
     # type-valid but wrong
     found = first(lambda n, p: _missing_id(p, json_types(p, schema))
-                  if not enum_values(p) and (_ID_NAME.search(n) or p.get("format") == "uuid") else None)
+                  if not enum_values(p) and (ID_NAME.search(n) or p.get("format") == "uuid") else None)
     if found:
         add("unknown-id", found[0], found[2], False)
     found = first(lambda n, p: near_miss(documented_values(p)[0], documented_values(p))
@@ -621,7 +678,7 @@ def plan_calls(tool: Dict[str, Any]) -> List[ProbeCall]:
     if plain:
         add("empty-string", plain[0][0], "", _empty_is_malformed(plain[0][1]))
     found = first(lambda n, p: (("file://" + OUTSIDE_ROOT) if p.get("format") in ("uri", "uri-reference", "iri") else OUTSIDE_ROOT)
-                  if "string" in json_types(p, schema) and not enum_values(p) and _PATH_NAME.search(n) else None)
-    if found:
+                  if "string" in json_types(p, schema) and not enum_values(p) and PATH_NAME.search(n) else None)
+    if found and read_only:
         add("outside-root", found[0], found[2], False)
     return calls

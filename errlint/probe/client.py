@@ -69,6 +69,8 @@ class Reply:
     text: str
     code: Optional[int] = None
     seconds: float = 0.0
+    items: List[str] = field(default_factory=list)
+    """The text of each content item on its own (`text` joins them), for JSON inside a text item."""
 
 
 @dataclass
@@ -89,6 +91,7 @@ class ProbeRun:
     stopped: str = ""
     stderr_tail: str = ""
     sdk: str = ""
+    server_version: str = ""
 
 
 Planner = Callable[[List[Dict[str, Any]]], Tuple[List[ProbeCall], Dict[str, str]]]
@@ -221,6 +224,7 @@ async def _probe(mcp: Any, target: Target, plan: Planner, run: ProbeRun, timeout
                     session = await _connect(mcp, stack, target, timeout, env, cwd, errlog)
                     if session.server_name:
                         run.server = session.server_name
+                    run.server_version = session.server_version
                     run.tools = await session.list_tools()
                 except Exception as exc:  # noqa: BLE001 - every start-up failure becomes one clear message
                     if isinstance(exc, ProbeError):
@@ -321,10 +325,11 @@ def _is_cancel(exc: BaseException) -> bool:
 class _Session:
     """The few operations errlint needs, over mcp 2.x `Client` or an mcp 1.x `ClientSession`."""
 
-    def __init__(self, obj: Any, server_name: str, v2: bool) -> None:
+    def __init__(self, obj: Any, server_name: str, v2: bool, server_version: str = "") -> None:
         self.obj = obj
         self.server_name = server_name
         self.v2 = v2
+        self.server_version = server_version
 
     async def list_tools(self) -> List[Dict[str, Any]]:
         tools: List[Dict[str, Any]] = []
@@ -370,7 +375,7 @@ async def _connect(mcp: Any, stack: AsyncExitStack, target: Target, timeout: flo
             kwargs["cache"] = None  # always ask the server; never serve a listing from a cache
         client = await stack.enter_async_context(mcp.Client(transport, **kwargs))
         info = getattr(client, "server_info", None)
-        return _Session(client, getattr(info, "name", "") or "", v2=True)
+        return _Session(client, getattr(info, "name", "") or "", v2=True, server_version=str(getattr(info, "version", "") or ""))
     # mcp 1.x
     if target.url:
         read, write = await _http_streams_v1(stack, target.url)
@@ -380,7 +385,7 @@ async def _connect(mcp: Any, stack: AsyncExitStack, target: Target, timeout: flo
     session = await stack.enter_async_context(mcp.ClientSession(read, write, read_timeout_seconds=timedelta(seconds=timeout)))
     init = await session.initialize()
     info = getattr(init, "serverInfo", None) or getattr(init, "server_info", None)
-    return _Session(session, getattr(info, "name", "") or "", v2=False)
+    return _Session(session, getattr(info, "name", "") or "", v2=False, server_version=str(getattr(info, "version", "") or ""))
 
 
 async def _http_transport_v2(stack: AsyncExitStack, url: str) -> Any:
@@ -431,7 +436,7 @@ async def _call(mcp: Any, session: _Session, call: ProbeCall, timeout: float) ->
         if type(leaf).__name__ in ("ClosedResourceError", "BrokenResourceError", "EndOfStream", "BrokenPipeError"):
             return Reply(call, "closed", False, f"{type(leaf).__name__}", None, elapsed)
         return Reply(call, "client-error", False, f"{type(leaf).__name__}: {leaf}"[:500], None, elapsed)
-    return Reply(call, "result", bool(data.get("isError")), _text(data), None, time.monotonic() - started)
+    return Reply(call, "result", bool(data.get("isError")), _text(data), None, time.monotonic() - started, _items(data))
 
 
 def _text(result: Dict[str, Any]) -> str:
@@ -451,6 +456,17 @@ def _text(result: Dict[str, Any]) -> str:
 
         parts.append(json.dumps(result["structuredContent"], ensure_ascii=False))
     return "\n".join(parts)
+
+
+def _items(result: Dict[str, Any]) -> List[str]:
+    """The text of each text (or embedded text resource) content item of a CallToolResult."""
+    out: List[str] = []
+    for block in result.get("content") or []:
+        if block.get("type") == "text":
+            out.append(str(block.get("text", "")))
+        elif block.get("type") == "resource" and isinstance(block.get("resource"), dict) and "text" in block["resource"]:
+            out.append(str(block["resource"]["text"]))
+    return out
 
 
 def describe_targets(command: Sequence[str], url: Optional[str]) -> Target:
