@@ -274,6 +274,26 @@ def test_reply_analysis(reply, expected):
     assert {p.code for p in analyzer().analyze(reply).problems} == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Project '' not found", {"AEM201"}),                      # names the empty value it was sent: not generic
+    ('Name "" is not valid', {"AEM201"}),
+    ("Path '' does not exist; pass a path from list_files.", set()),
+    ("Project not found", {"AEM101", "AEM201"}),                # a real generic message still is one
+])
+def test_an_echoed_empty_value_is_a_value(text, expected):
+    reply = Reply(ProbeCall("get_issue", "empty-string", "issue_id", {"issue_id": ""}, False, "issue_id=''"), "result", True, text)
+    problems = analyzer().analyze(reply).problems
+    assert {p.code for p in problems} == expected
+    assert all("(empty)" not in p.message for p in problems)
+
+
+def test_rule_quotes_keep_the_whole_sentence():
+    text = "Repository path '.' is outside the allowed repository '/srv/repos/errlint-project-main'. See the docs."
+    reply = Reply(ProbeCall("git_status", "empty-string", "repo_path", {"repo_path": ""}, False, "repo_path=''"), "result", True, text)
+    [problem] = [p for p in analyzer().analyze(reply).problems if p.code == "AEM201"]
+    assert problem.message.startswith('"Repository path \'.\' is outside the allowed repository \'/srv/repos/errlint-project-main\'." gives no next step')
+
+
 def test_oversized_reply_uses_the_real_token_count():
     text = "Unknown issue_id 'ISS-9'. Call list_issues to see valid ids. " + "The tracker keeps every issue for ninety days. " * 30
     analysis = analyzer().analyze(Reply(call("unknown-id", False), "result", True, text))

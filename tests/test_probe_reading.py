@@ -133,15 +133,18 @@ def test_source_locates_tools_and_framework_versions(tmp_path):
     server = tmp_path / "server.py"
     server.write_text("from x import FastMCP\n\nmcp = FastMCP('demo')\n\n@mcp.tool()\nasync def get_item(item_id: str) -> str:\n    return ''\n"
                       "\nmcp.add_tool(fn, name=\"renamed_tool\")\n")
+    helper = tmp_path / "aaa_helpers.py"  # a same-named helper method is not the tool
+    helper.write_text("class Store:\n    def get_item(self, item_id):\n        return None\n")
     assert interpreter([sys.executable, str(server)]) == sys.executable
     assert interpreter(["errlint-no-such-program"]) is None
     source = inspect_server([sys.executable, str(server)])
     assert source.files == [str(server)]
+    source = ServerSource(files=[str(helper), str(server)])
     assert source.locate("get_item") == (str(server), 6)
     assert source.locate("renamed_tool") == (str(server), 9)
     assert source.locate("missing") is None
     assert source.locate_framework() == (str(server), 3)
     from importlib.metadata import version
 
-    assert source.versions.get("mcp") == version("mcp")
+    assert inspect_server([sys.executable, str(server)]).versions.get("mcp") == version("mcp")
     assert ServerSource().locate("x") is None

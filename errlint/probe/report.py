@@ -252,10 +252,34 @@ class Analyzer:
 
         if not body.strip() or not self.prose_codes:
             return []
-        found = [Problem(f.code, f.message, f.suggestion) for f in check_text(body, select=self.prose_codes, tools=self.tools, settings=self.settings)]
+        text = EMPTY_ECHO.sub(r"\1(empty)\1", body)  # "Project '' not found" names the (empty) value it was sent
+        found = [Problem(f.code, f.message, f.suggestion) for f in check_text(text, select=self.prose_codes, tools=self.tools, settings=self.settings)]
         seen = {p.code for p in found}
-        found += [p for p in _context_findings(body, call, self.settings, self.prose_codes, self.tools) if p.code not in seen]
+        found += [p for p in _context_findings(text, call, self.settings, self.prose_codes, self.tools) if p.code not in seen]
+        for problem in found:
+            problem.message = whole_quotes(problem.message.replace("'(empty)'", "''").replace('"(empty)"', '""'), body)
         return found
+
+
+EMPTY_ECHO = re.compile(r"(?<![\w'\"])(['\"])\1(?![\w'\"])")
+"""An empty quoted value in a reply (`''`, `""`): the reply echoes an empty argument."""
+_CUT_QUOTE = re.compile(r'"([^"\n]{8,}?)…"')
+
+
+def whole_quotes(message: str, body: str) -> str:
+    """`message` with each quote the rules cut short ("Repository path '.' is outside the…") replaced
+    by the whole sentence of `body` it comes from."""
+    from .disguise import sentence_at
+
+    flat = body.strip()
+
+    def whole(match: "re.Match[str]") -> str:
+        start = flat.find(match.group(1).replace("\\n", "\n"))
+        if start < 0:
+            return match.group(0)
+        return '"' + sentence_at(flat, start + len(match.group(1)) - 1, 600).replace("\n", "\\n") + '"'
+
+    return _CUT_QUOTE.sub(whole, message)
 
 
 def _context_findings(text: str, call: ProbeCall, settings: Settings, codes: Sequence[str],

@@ -54,23 +54,27 @@ class ServerSource:
     _cache: Dict[str, Optional[Tuple[str, int]]] = field(default_factory=dict)
 
     def locate(self, tool: str) -> Optional[Tuple[str, int]]:
-        """(file, 1-based line) where `tool` is defined (`def tool(` or a `name="tool"`), or None."""
+        """(file, 1-based line) where `tool` is defined, or None: a `def tool(` under a `@...tool`
+        decorator first, then a `name="tool"`, then any `def tool(`."""
         if tool in self._cache:
             return self._cache[tool]
         found: Optional[Tuple[str, int]] = None
         if tool and re.match(r"^[\w.\-]+$", tool):
             pattern = re.compile(r"^\s*(?:async\s+)?def\s+" + re.escape(tool) + r"\s*\(", re.M)
             named = re.compile(r"""\bname\s*=\s*["']""" + re.escape(tool) + r"""["']""")
-            for regex in (pattern, named):
+            candidates: List[Tuple[int, str, int]] = []  # (preference, path, line)
+            for rank, regex in enumerate((pattern, named)):
                 for path in self.files:
                     text = _read(path)
-                    match = regex.search(text) if text else None
-                    if match:
+                    for match in (regex.finditer(text) if text else ()):
                         start = match.start() + (len(match.group(0)) - len(match.group(0).lstrip()))
-                        found = (path, text.count("\n", 0, start) + 1)
-                        break
-                if found:
-                    break
+                        line = text.count("\n", 0, start) + 1
+                        above = "\n".join(text[:start].splitlines()[-12:])
+                        decorated = rank == 0 and re.search(r"@[\w.]*tool\b", above) is not None
+                        candidates.append((0 if decorated else rank + 1, path, line))
+            if candidates:
+                _rank, path, line = min(candidates, key=lambda c: c[0])
+                found = (path, line)
         self._cache[tool] = found
         return found
 
