@@ -104,10 +104,10 @@ def test_tool_without_arguments_gets_only_the_unknown_argument_call():
 
 def test_tools_that_are_not_read_only_get_no_call_that_could_really_run_them_outside_the_sandbox():
     # no outside-root path (it could create it), no unknown-argument call an open schema lets through
-    for annotations in (None, {"readOnlyHint": False, "destructiveHint": False}, {"destructiveHint": True}):
+    for hints in (None, {"readOnlyHint": False, "destructiveHint": False}, {"destructiveHint": True}):
         tool = {"name": "save", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}
-        if annotations:
-            tool["annotations"] = annotations
+        if hints:
+            tool["annotations"] = hints
         kinds = [c.kind for c in plan_calls(tool)]
         assert kinds == ["wrong-type", "missing-required", "empty-string"], kinds
         assert not plan_calls({"name": "reindex", "inputSchema": {"type": "object", "properties": {}}})

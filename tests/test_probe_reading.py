@@ -2,7 +2,6 @@
 server runs and where its tools are defined."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 

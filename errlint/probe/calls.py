@@ -19,12 +19,10 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
-try:  # Python 3.11+ keeps the regex parser here; `sre_parse` is a deprecated alias of it
-    from re import _parser as _sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - Python < 3.11
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
+from .patterns import _pattern_matches, pattern_example
+from .selection import NOT_SELECTED, annotation, is_destructive, is_read_only, select_tools, unknown_names  # noqa: F401 (re-exported)
 
 MALFORMED_KINDS = ("wrong-type", "enum", "format", "range", "missing-required", "unknown-argument", "max-length")
 WRONG_VALUE_KINDS = ("unknown-id", "near-miss", "empty-string", "outside-root")
@@ -102,92 +100,6 @@ class ProbeCall:
     def label(self) -> str:
         """`kind argument=value` for diagnostics and the summary, e.g. "wrong-type project_id=12345"."""
         return f"{self.kind} {self.sent}" if self.sent else self.kind
-
-
-# ---------------------------------------------------------------------------------------------
-# tool selection
-
-
-def annotation(tool: Dict[str, Any], key: str) -> Optional[bool]:
-    """A tool's `annotations[key]` (`destructiveHint`, `readOnlyHint`, ...) as True/False, or None when unset."""
-    annotations = tool.get("annotations") or {}
-    value = annotations.get(key)
-    return value if isinstance(value, bool) else None
-
-
-def is_read_only(tool: Dict[str, Any]) -> bool:
-    """True only when the tool is annotated `readOnlyHint: true` (the MCP default is false)."""
-    return annotation(tool, "readOnlyHint") is True
-
-
-def is_destructive(tool: Dict[str, Any]) -> bool:
-    """True unless the tool is read-only or annotated `destructiveHint: false` (the MCP default is true)."""
-    return not is_read_only(tool) and annotation(tool, "destructiveHint") is not False
-
-
-def select_tools(tools: Sequence[Dict[str, Any]], only: Sequence[str] = (), exclude: Sequence[str] = (),
-                 allow_writes: bool = False, allow_destructive: bool = False) -> Tuple[List[Dict[str, Any]], Dict[str, str]]:
-    """Split listed tools into those to probe and those skipped, with the reason for each skip.
-
-    Safe by default, with the MCP spec's defaults for missing annotations (`readOnlyHint` false,
-    `destructiveHint` true): only tools annotated `readOnlyHint: true` are called. Other tools need
-    `allow_writes` (--allow-writes) or their name in `only` (--tools); destructive ones (annotated
-    `destructiveHint: true`, or not annotated `destructiveHint: false`) need `allow_destructive` too.
-    `exclude` drops names. Returns (tools to probe in listing order, {tool name: reason it was
-    skipped}). Names in `only`/`exclude` that the server does not list are the caller's to report
-    (see `unknown_names`).
-    """
-    keep: List[Dict[str, Any]] = []
-    skipped: Dict[str, str] = {}
-    for tool in tools:
-        name = tool.get("name", "")
-        if only and name not in only:
-            skipped[name] = NOT_SELECTED
-        elif name in exclude:
-            skipped[name] = "in --exclude-tools"
-        elif is_read_only(tool):
-            keep.append(tool)
-        elif not (allow_writes or name in only):
-            skipped[name] = "not annotated readOnlyHint: true, so it may change state; pass --allow-writes or name it in --tools to call it"
-        elif is_destructive(tool) and not allow_destructive:
-            why = ("annotated destructiveHint: true" if annotation(tool, "destructiveHint") is True
-                   else "not annotated destructiveHint: false (the MCP default is true)")
-            skipped[name] = f"{why}; pass --allow-destructive to call it"
-        else:
-            keep.append(tool)
-    return keep, skipped
-
-
-def given_values(tool: Dict[str, Any], raw: Dict[str, str]) -> Dict[str, Any]:
-    """--arg NAME=VALUE values for one tool's arguments: kept as text for a string argument, else read
-    as JSON when they parse (`limit=5` -> 5, `tags=["a"]` -> ["a"]); names the tool lacks are left out."""
-    schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
-    props = schema.get("properties") or {}
-    out: Dict[str, Any] = {}
-    for name, text in raw.items():
-        if name not in props:
-            continue
-        types = json_types(_resolve(props[name], schema), schema)
-        if types == {"string"}:
-            out[name] = text
-            continue
-        try:
-            import json
-
-            out[name] = json.loads(text)
-        except ValueError:
-            out[name] = text
-    return out
-
-
-NOT_SELECTED = "not in --tools"
-"""The skip reason of a tool left out by --tools (the summary reports these on one line)."""
-
-
-def unknown_names(tools: Sequence[Dict[str, Any]], names: Iterable[str]) -> List[str]:
-    """The names in `names` that no listed tool has, in the given order."""
-    listed = {t.get("name") for t in tools}
-    return [n for n in names if n not in listed]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -313,107 +225,6 @@ def near_miss(value: str, avoid: Iterable[Any] = ()) -> str:
     return value + "-x"
 
 
-def _pattern_matches(pattern: str, value: str) -> Optional[bool]:
-    try:
-        return re.search(pattern, value) is not None
-    except re.error:
-        return None
-
-
-def pattern_example(pattern: str, high: bool = False) -> Optional[str]:
-    """A string that matches the JSON-Schema `pattern` (searched, as JSON Schema does), or None when
-    the pattern uses constructs this generator does not handle. `high` picks the last character of
-    each class and longer repeats ("ISS-999999999" for `^ISS-[0-9]+$`), for ids unlikely to exist."""
-    try:
-        parsed = _sre_parse.parse(pattern)
-        text = _generate(list(parsed), high)
-    except Exception:  # unsupported construct or a pattern Python cannot parse
-        return None
-    return text if _pattern_matches(pattern, text) else None
-
-
-class _Unsupported(Exception):
-    """A regex construct `pattern_example` does not generate (caught there; never leaves the module)."""
-
-
-def _generate(items: list, high: bool) -> str:
-    c = _sre_parse
-    out: List[str] = []
-    for op, av in items:
-        if op is c.LITERAL:
-            out.append(chr(av))
-        elif op is c.NOT_LITERAL:
-            out.append("x" if chr(av) != "x" else "y")
-        elif op is c.ANY:
-            out.append("x")
-        elif op is c.IN:
-            out.append(_pick_in(av, high))
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) or str(op) == "POSSESSIVE_REPEAT":
-            lo, hi, sub = av
-            n = (max(lo, 9) if hi == c.MAXREPEAT else min(hi, max(lo, 9))) if high else lo
-            out.append(_generate(list(sub), high) * n)
-        elif op is c.SUBPATTERN:
-            out.append(_generate(list(av[-1]), high))
-        elif str(op) == "ATOMIC_GROUP":
-            out.append(_generate(list(av), high))
-        elif op is c.BRANCH:
-            out.append(_generate(list(av[1][0]), high))
-        elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
-            continue
-        else:
-            raise _Unsupported(op)
-    return "".join(out)
-
-
-_CATEGORY_CHARS = {"CATEGORY_DIGIT": "19", "CATEGORY_WORD": "az", "CATEGORY_SPACE": "  ", "CATEGORY_NOT_DIGIT": "xx",
-                   "CATEGORY_NOT_WORD": "--", "CATEGORY_NOT_SPACE": "xx"}
-
-
-def _pick_in(items: list, high: bool) -> str:
-    c = _sre_parse
-    if items and items[0][0] is c.NEGATE:
-        banned = _sre_parse_set(items[1:])
-        for ch in "x0a-_Z9":
-            if ch not in banned:
-                return ch
-        raise _Unsupported(items[:1])
-    choices: List[str] = []
-    for op, av in items:
-        if op is c.LITERAL:
-            choices.append(chr(av))
-        elif op is c.RANGE:
-            choices.append(chr(av[1] if high else av[0]))
-        elif op is c.CATEGORY:
-            pair = _CATEGORY_CHARS.get(str(av))
-            if pair is None:
-                raise _Unsupported(av)
-            choices.append(pair[1] if high else pair[0])
-        else:
-            raise _Unsupported(op)
-    if not choices:
-        raise _Unsupported(items[:1])
-    return choices[-1] if high else choices[0]
-
-
-def _sre_parse_set(items: list) -> Set[str]:
-    c = _sre_parse
-    out: Set[str] = set()
-    for op, av in items:
-        if op is c.LITERAL:
-            out.add(chr(av))
-        elif op is c.RANGE:
-            out.update(chr(i) for i in range(av[0], min(av[1], av[0] + 256) + 1))
-        elif op is c.CATEGORY:
-            name = str(av)
-            if name == "CATEGORY_DIGIT":
-                out.update("0123456789")
-            elif name == "CATEGORY_WORD":
-                out.update("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-            elif name == "CATEGORY_SPACE":
-                out.update(" \t\n\r\f\v")
-    return out
-
-
 def _bounds(prop: Dict[str, Any]) -> Tuple[Optional[float], Optional[float]]:
     """Inclusive (low, high) bounds of a numeric schema for integers (exclusive bounds moved by 1)."""
     lo = prop.get("minimum")
@@ -533,6 +344,28 @@ def _short(value: Any, width: int = 40) -> str:
         return repr(value[:12]) + f"…({len(value)} chars)"
     text = repr(value)
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def given_values(tool: Dict[str, Any], raw: Dict[str, str]) -> Dict[str, Any]:
+    """--arg NAME=VALUE values for one tool's arguments: kept as text for a string argument, else read
+    as JSON when they parse (`limit=5` -> 5, `tags=["a"]` -> ["a"]); names the tool lacks are left out."""
+    schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
+    props = schema.get("properties") or {}
+    out: Dict[str, Any] = {}
+    for name, text in raw.items():
+        if name not in props:
+            continue
+        types = json_types(_resolve(props[name], schema), schema)
+        if types == {"string"}:
+            out[name] = text
+            continue
+        try:
+            import json
+
+            out[name] = json.loads(text)
+        except ValueError:
+            out[name] = text
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
