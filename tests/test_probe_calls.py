@@ -427,7 +427,9 @@ def test_usage_errors_exit_2():
     runner = CliRunner()
     for args, needle in ((["--url", "https://example.com/mcp"], "not a loopback address"),
                          ([], "no server to probe"),
-                         (["--timout", "3", "--", "python", "s.py"], "unknown option '--timout'")):
+                         (["--timout", "3", "--", "python", "s.py"], "unknown option '--timout'"),
+                         (["--arg", "project_id", "--", "python", "s.py"], "--arg 'project_id' is not NAME=VALUE"),
+                         (["--arg", "=5", "--", "python", "s.py"], "--arg '=5' is not NAME=VALUE")):
         result = runner.invoke(probe, args)
         assert result.exit_code == 2, result.output
         assert needle in result.output

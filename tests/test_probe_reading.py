@@ -147,3 +147,32 @@ def test_source_locates_tools_and_framework_versions(tmp_path):
 
     assert inspect_server([sys.executable, str(server)]).versions.get("mcp") == version("mcp")
     assert ServerSource().locate("x") is None
+
+
+def test_known_values_from_listing_replies():
+    from errlint.probe.calls import ProbeCall
+    from errlint.probe.client import Reply
+    from errlint.probe.known import known_value, learn, listing_calls
+
+    tools = [{"name": "list_projects", "annotations": {"readOnlyHint": True}, "inputSchema": {"type": "object", "properties": {}}},
+             {"name": "users_list", "annotations": {"readOnlyHint": True}},
+             {"name": "list_files", "annotations": {"readOnlyHint": True}, "inputSchema": {"required": ["folder"]}},  # needs an argument
+             {"name": "list_jobs"},  # not read-only
+             {"name": "get_project", "annotations": {"readOnlyHint": True}}]
+    assert [c.tool for c in listing_calls(tools)] == ["list_projects", "users_list"]
+
+    def reply(tool, text, error=False):
+        return Reply(ProbeCall(tool, "listing", "", {}, False, ""), "result", error, text, items=[text])
+
+    known = learn([reply("list_projects", '{"projects": [{"id": "PRJ-7", "name": "Web"}, {"id": "PRJ-9"}]}'),
+                   reply("users_list", '["ada", "grace"]'),
+                   reply("list_tags", '{"error": "x"}', error=True),
+                   reply("list_regions", "eu-west, us-east")])
+    assert known_value("project_id", known) == "PRJ-7"
+    assert known_value("projectId", known) == "PRJ-7"
+    assert known_value("project_name", known) == "Web"
+    assert known_value("user", known) == "ada"
+    assert known_value("tag_id", known) is None and known_value("region", known) is None
+    assert known_value("project_id", known, {"type": "string", "pattern": "^PRJ-9$"}) == "PRJ-9"
+    assert known_value("project_id", known, {"type": "integer"}) is None
+    assert known_value("count", {"count": ["12"]}, {"type": "integer"}) == 12

@@ -364,6 +364,9 @@ def test_state_server_allow_destructive_and_tools_selection(tmp_path, hooks, mon
     run_probe(tmp_path, "state_server.py", "--allow-writes", "--allow-destructive")
     assert {c["tool"] for c in recorded(log)} == {"read_note", "save_note", "wipe_notes", "touch_index"}
     log.unlink()
+    run_probe(tmp_path, "state_server.py", "--include-destructive")  # the old flag: both
+    assert {c["tool"] for c in recorded(log)} == {"read_note", "save_note", "wipe_notes", "touch_index"}
+    log.unlink()
     # naming a write tool in --tools is consent for it; a destructive one still needs --allow-destructive
     code, _found, output = run_probe(tmp_path, "state_server.py", "--tools", "save_note,wipe_notes")
     assert {c["tool"] for c in recorded(log)} == {"save_note"}, output
@@ -408,3 +411,22 @@ def test_every_disguised_error_shape_is_reported_and_a_real_success_is_not(tmp_p
     assert success_as_error["get_document"]["probe"]["reproduce"]["jsonrpc"].startswith('{"jsonrpc": "2.0", "id": 1, "method": "tools/call"')
     assert "list_jobs" not in success_as_error
     assert not [d for d in found if d["probe"]["tool"] == "list_jobs" and d["probe"]["origin"] == "server"]
+
+
+def test_valid_values_come_from_a_read_only_listing_tool(tmp_path, hooks, monkeypatch):
+    needs_mcpserver()
+    log = state_log(tmp_path, monkeypatch)
+    code, found, output = run_probe(tmp_path, "listing_server.py")
+    calls = recorded(log)
+    assert calls[0] == {"tool": "list_projects", "arguments": {}}
+    summaries = [c["arguments"] for c in calls if c["tool"] == "project_summary"]
+    # every call that probes another argument sends a real project id
+    assert summaries and all(a["project_id"] in ("PRJ-7", "", "errlint-missing-id-0000", "/errlint-probe-outside-roots/missing.txt")
+                             for a in summaries), summaries
+    assert any(a["project_id"] == "PRJ-7" for a in summaries)
+    assert "note: valid values for the other arguments came from list_projects (1 argument-free call to read-only listing tools)" in output
+    # --arg wins over a listed value
+    log.unlink()
+    run_probe(tmp_path, "listing_server.py", "--arg", "project_id=PRJ-9")
+    assert {c["arguments"]["project_id"] for c in recorded(log) if c["tool"] == "project_summary"} >= {"PRJ-9"}
+    assert "PRJ-7" not in {c["arguments"].get("project_id") for c in recorded(log)}

@@ -92,10 +92,13 @@ class ProbeRun:
     stderr_tail: str = ""
     sdk: str = ""
     server_version: str = ""
+    listing: List[Reply] = field(default_factory=list)
+    """Replies to the argument-free calls of read-only listing tools made for valid values (`discover`)."""
 
 
-Planner = Callable[[List[Dict[str, Any]]], Tuple[List[ProbeCall], Dict[str, str]]]
-"""Listed tools -> (calls to make, {skipped tool: reason}); may raise ProbeError (e.g. unknown --tools)."""
+Planner = Callable[..., Tuple[List[ProbeCall], Dict[str, str]]]
+"""Listed tools (and, when `probe` got `discover`, the listing replies) -> (calls to make, {skipped
+tool: reason}); may raise ProbeError (e.g. unknown --tools)."""
 
 
 def check_url(url: str) -> str:
@@ -149,13 +152,16 @@ def mcp_sdk() -> Tuple[Any, str]:
 
 
 def probe(target: Target, plan: Planner, timeout: float = 10.0, budget: float = 120.0, startup_timeout: float = 30.0,
-          env: Optional[Dict[str, str]] = None, cwd: Optional[str] = None) -> ProbeRun:
+          env: Optional[Dict[str, str]] = None, cwd: Optional[str] = None,
+          discover: Optional[Callable[[List[Dict[str, Any]]], List[ProbeCall]]] = None) -> ProbeRun:
     """Probe `target`: start it, list tools, make `plan`'s calls, stop it.
 
     `timeout` bounds each call (seconds); `budget` bounds the whole run including start-up (seconds);
     `startup_timeout` bounds start-up, initialize and tools/list. `env` is the server's environment
-    (default: this process's). Raises ProbeError when the server cannot be started or listed; a server
-    that dies mid-run ends the run early with `ProbeRun.stopped` set.
+    (default: this process's). `discover`, when given, names argument-free calls to make before
+    planning (read-only listing tools); their replies are in `ProbeRun.listing` when `plan` runs.
+    Raises ProbeError when the server cannot be started or listed; a server that dies mid-run ends
+    the run early with `ProbeRun.stopped` set.
     """
     import anyio
 
@@ -172,7 +178,7 @@ def probe(target: Target, plan: Planner, timeout: float = 10.0, budget: float = 
         with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as errlog:
             run = ProbeRun(server=_default_name(target), sdk=f"mcp {found}")
             try:
-                anyio.run(_probe, mcp, target, plan, run, timeout, budget, startup_timeout, env, cwd, errlog)
+                anyio.run(_probe, mcp, target, plan, run, timeout, budget, startup_timeout, env, cwd, errlog, discover)
             except BaseException as exc:  # noqa: BLE001 - unwrap task-group exception groups
                 leaves = _leaves(exc)
                 for leaf in leaves:
@@ -209,7 +215,8 @@ def _tail(errlog: Any, lines: int = 12, width: int = 2000) -> str:
 
 
 async def _probe(mcp: Any, target: Target, plan: Planner, run: ProbeRun, timeout: float, budget: float,
-                 startup_timeout: float, env: Optional[Dict[str, str]], cwd: Optional[str], errlog: Any) -> None:
+                 startup_timeout: float, env: Optional[Dict[str, str]], cwd: Optional[str], errlog: Any,
+                 discover: Optional[Callable[[List[Dict[str, Any]]], List[ProbeCall]]] = None) -> None:
     """The run, in one cancel scope: its deadline is the start-up limit until the tools are listed,
     then the end of the total budget. Leaving the exit stack stops the server in every case."""
     import anyio
@@ -231,7 +238,13 @@ async def _probe(mcp: Any, target: Target, plan: Planner, run: ProbeRun, timeout
                         raise
                     raise ProbeError(_startup_message(target, exc, errlog, startup_timeout)) from None
                 phase = "plan"
-                calls, run.skipped = plan(run.tools)
+                scope.deadline = started + budget + 1.0
+                for call in (discover(run.tools) if discover else []):
+                    reply = await _call(mcp, session, call, min(timeout, max(0.1, started + budget - anyio.current_time())))
+                    run.listing.append(reply)
+                    if reply.outcome == "closed":
+                        break
+                calls, run.skipped = plan(run.tools, run.listing) if discover else plan(run.tools)
                 phase = "calls"
                 scope.deadline = started + budget + 1.0
                 await _make_calls(mcp, session, calls, run, timeout, started + budget, budget)

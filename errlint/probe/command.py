@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import click
 
@@ -69,6 +69,7 @@ def probe(command: Tuple[str, ...], url: Optional[str], only, exclude_tools, all
     from .calls import given_values, is_read_only, plan_calls, select_tools, unknown_names
     from .client import ProbeError, Target, describe_targets, mcp_sdk, probe as run_probe
     from .findings import build, render_json
+    from .known import known_value, learn, listing_calls
     from .report import Analyzer, enabled_codes, summary
     from .sandbox import Sandbox
     from .source import ServerSource, inspect_server
@@ -98,7 +99,7 @@ def probe(command: Tuple[str, ...], url: Optional[str], only, exclude_tools, all
     except ConfigError as exc:
         _fail(str(exc))
 
-    def plan(tools: List[Dict[str, Any]]):
+    def check_names(tools: List[Dict[str, Any]]) -> None:
         names = ", ".join(t.get("name", "") for t in tools) or "(none)"
         for option, given in (("--tools", only_names), ("--exclude-tools", excluded)):
             missing = unknown_names(tools, given)
@@ -107,13 +108,30 @@ def probe(command: Tuple[str, ...], url: Optional[str], only, exclude_tools, all
                     f"{option} names {', '.join(repr(m) for m in missing)}, which the server does not list; "
                     f"its tools are: {names}. Pass names from that list"
                 )
+
+    def plan(tools: List[Dict[str, Any]], listing: Sequence[Any] = ()):
+        check_names(tools)
         keep, skipped = select_tools(tools, only_names, excluded, allow_writes, allow_destructive)
         writes = [str(t.get("name", "")) for t in keep if not is_read_only(t)]
         if writes:
             why = "--allow-writes" if allow_writes else "--tools"
             click.echo(f"warning: {why}: calling {len(writes)} tool{'s' if len(writes) != 1 else ''} not annotated readOnlyHint: true, "
                        f"which may change state: {', '.join(writes)}", err=True)
-        return [call for tool in keep for call in plan_calls(tool, given_values(tool, raw_args))], skipped
+        known = learn(listing)
+        calls = []
+        for tool in keep:
+            given = given_values(tool, raw_args)
+            schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
+            for name in schema.get("required") or []:
+                value = known_value(name, known, (schema.get("properties") or {}).get(name)) if name not in given else None
+                if value is not None:
+                    given[name] = value
+            calls.extend(plan_calls(tool, given))
+        return calls, skipped
+
+    def discover(tools: List[Dict[str, Any]]):
+        check_names(tools)
+        return [c for c in listing_calls(tools) if not excluded or c.tool not in excluded]
 
     box: Optional[Sandbox] = None
     source = ServerSource()
@@ -124,7 +142,12 @@ def probe(command: Tuple[str, ...], url: Optional[str], only, exclude_tools, all
             target = Target(command=box.command)
             source = inspect_server(box.command, box.env, box.cwd)
         run = run_probe(target, plan, timeout=timeout, budget=budget, startup_timeout=startup_timeout,
-                        env=box.env if box else None, cwd=box.cwd if box else None)
+                        env=box.env if box else None, cwd=box.cwd if box else None, discover=discover)
+        if run.listing:
+            learned = sorted({r.call.tool for r in run.listing if r.outcome == "result" and not r.is_error})
+            if learned:
+                notes.append(f"note: valid values for the other arguments came from {', '.join(learned)} "
+                             f"({len(run.listing)} argument-free call{'s' if len(run.listing) != 1 else ''} to read-only listing tools)")
         if box is not None and box.root:
             created = box.created()
             if created:
