@@ -115,6 +115,7 @@ def test_sandbox_points_home_and_tmpdir_into_a_fresh_folder(tmp_path, monkeypatc
         assert box.cwd == os.path.join(box.root, "cwd") and os.path.isdir(box.cwd)
         assert box.env["HOME"] == os.path.join(box.root, "home") and box.env["TMPDIR"] == os.path.join(box.root, "tmp")
         assert box.env["XDG_CONFIG_HOME"].startswith(box.root) and box.env["XDG_CACHE_HOME"].startswith(box.root)
+        assert box.env["GIT_OPTIONAL_LOCKS"] == "0"
         assert box.created() == []
         (tmp_path / "x").write_text("")  # outside the sandbox: not its business
         with open(os.path.join(box.env["HOME"], ".tool.json"), "w") as handle:

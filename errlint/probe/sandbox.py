@@ -1,7 +1,8 @@
 """Where the probed server runs: a fresh temporary working folder with `HOME` and `TMPDIR` inside it.
 
 `Sandbox.create(command)` makes the folder (`cwd/`, `home/`, `tmp/`), an environment whose `HOME`,
-`TMPDIR` (and `TMP`, `TEMP`, the XDG base folders, `USERPROFILE`) point into it, and the server command
+`TMPDIR` (and `TMP`, `TEMP`, the XDG base folders, `USERPROFILE`) point into it and git takes no
+optional locks (`GIT_OPTIONAL_LOCKS=0`: `git status` leaves the index alone), and the server command
 with its relative file arguments made absolute (they were relative to the caller's folder).
 `created()` lists the files the server left there; `remove()` deletes the folder. With `--cwd DIR`
 the server runs in DIR with the caller's environment instead (`Sandbox.given`).
@@ -45,6 +46,7 @@ class Sandbox:
             if os.path.isdir(user_base):
                 env["PYTHONUSERBASE"] = user_base
         env.update({
+            "GIT_OPTIONAL_LOCKS": "0",  # `git status` in a read-only tool must not rewrite a repository's index
             "HOME": home, "USERPROFILE": home, "TMPDIR": tmp, "TMP": tmp, "TEMP": tmp,
             "XDG_CONFIG_HOME": os.path.join(home, ".config"), "XDG_CACHE_HOME": os.path.join(home, ".cache"),
             "XDG_DATA_HOME": os.path.join(home, ".local", "share"), "XDG_STATE_HOME": os.path.join(home, ".local", "state"),
