@@ -150,6 +150,25 @@ def test_source_locates_tools_and_framework_versions(tmp_path):
     assert ServerSource().locate("x") is None
 
 
+def test_source_locates_the_literal_a_reply_comes_from(tmp_path):
+    code = tmp_path / "tools.py"
+    code.write_text("def check(repo_path, allowed):\n    if bad:\n"
+                    "        raise ValueError(f\"Repository path '{repo_path}' is outside the allowed repository '{allowed}'\")\n"
+                    "    return json.dumps({'status': 'error', 'message': f'Language {name!r} is not available'})\n")
+    source = ServerSource(files=[str(code)])
+    assert source.locate_text("Repository path '.' is outside the allowed repository '/srv/repo'") == (str(code), 3)
+    assert source.locate_text('{"status": "error", "message": "Language \'\' is not available"}') == (str(code), 4)
+    assert source.locate_text("Ref 'x' did not resolve") is None  # the library's text, not the server's
+    assert source.locate_text("Repository path /srv/x is outside the allowed repository /srv/repo", ["/srv/x"]) == (str(code), 3)
+    code.write_text('"""Says "Something went wrong." when it fails."""\nraise ToolError("Something went wrong.")\n')
+    from errlint.probe import source as source_module
+
+    source_module._read.cache_clear()
+    source_module._literals.cache_clear()
+    assert ServerSource(files=[str(code)]).locate_text("Something went wrong.") == (str(code), 2)  # not the docstring
+    assert source.locate_text("ok") is None
+
+
 def test_known_values_from_listing_replies():
     from errlint.probe.calls import ProbeCall
     from errlint.probe.client import Reply

@@ -5,8 +5,8 @@
 - The server's own replies: the same problem on several calls of one tool is one finding naming the
   other calls; the same reply (tool names and sent values aside) on several tools is one finding
   with the count and the tools.
-- Each finding sits at the tool's definition when the server's source is known (`source.locate`),
-  else at `mcp://<server>/<tool>`; its label names the tool, the probe kind and the argument the reply
+- Each finding sits where the server's source writes the reply's text (`source.locate_text`), else at
+  the tool's definition (`source.locate`), when the source is known, else at `mcp://<server>/<tool>`; its label names the tool, the probe kind and the argument the reply
   is about (`report.subject_argument`), and `details` holds the JSON fields, with a reproduction.
 """
 from __future__ import annotations
@@ -137,7 +137,9 @@ def build(server: str, analyses: Sequence[Analysis], source: Optional[ServerSour
             if len(finding.tools) > 1:
                 message += f" (the same reply from {len(finding.tools)} tools: {', '.join(finding.tools)})"
             suggestion = problem.suggestion
-            where = source.locate(reply.call.tool)
+            said = analysis.disguise.evidence if analysis.disguise else strip_prefix(reply.text)
+            sent = [v for v in reply.call.arguments.values() if isinstance(v, str)]
+            where = source.locate_text(said, sent) or source.locate(reply.call.tool)
             filename, row = where if where else (server_uri(server, reply.call.tool), 1)
         rule = catalog.get(finding.code)
         at = Location(row, 1)

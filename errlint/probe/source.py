@@ -8,6 +8,7 @@ so findings point at real code instead of `mcp://server/tool`.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -18,6 +19,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 _PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?(?:\.exe)?$")
 _IMPORT = re.compile(r"^from ([A-Za-z_][\w]*)[\w.]* import ", re.M)
+_VARYING = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`|\{[^}\n]*\}|\[[^\]\n]*\]|\S*\d\S*|\S*/\S*|\n")
+"""The parts of a reply that vary from call to call (quoted values, numbers, paths, line breaks)."""
 _MAX_FILES = 3000
 _MAX_BYTES = 2_000_000
 
@@ -79,6 +82,26 @@ class ServerSource:
         return found
 
 
+    def locate_text(self, text: str, sent: Sequence[str] = ()) -> Optional[Tuple[str, int]]:
+        """(file, line) of the source literal a reply's text comes from: the longest stretch of the
+        text (of a JSON reply: of its string values) between its quoted values, numbers, paths and line
+        breaks, and the values the call `sent`, (12 characters or more) that occurs in a string literal
+        of one of the server's files (docstrings left out), or None."""
+        try:  # a JSON reply: look for its string values
+            text = "\n".join(_strings(json.loads(text)))
+        except ValueError:
+            pass
+        for value in sorted(sent, key=len, reverse=True):  # values the call sent, echoed without quotes
+            if len(value) >= 3:
+                text = text.replace(value, "\n")
+        pieces = sorted({p.strip(" :;,.-") for p in _VARYING.split(text)}, key=len, reverse=True)
+        for piece in (p for p in pieces if len(p) >= 12):
+            for path in self.files:
+                for line, literal in _literals(path):
+                    if piece in literal:
+                        return path, line
+        return None
+
     def locate_framework(self) -> Optional[Tuple[str, int]]:
         """(file, line) where the server object is made (`mcp = FastMCP(...)`, `MCPServer(...)`,
         `Server(...)`), or None."""
@@ -96,6 +119,46 @@ class ServerSource:
         return found
 
 
+@functools.lru_cache(maxsize=4096)
+def _literals(path: str) -> List[Tuple[int, str]]:
+    """(line, source text) of each string literal in a Python file, docstrings and other bare string
+    statements left out (they describe messages; they do not send them)."""
+    import io
+    import tokenize
+
+    out: List[Tuple[int, str]] = []
+    text = _read(path)
+    if not text:
+        return out
+    starts = (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
+    fstring_middle = getattr(tokenize, "FSTRING_MIDDLE", -1)  # Python 3.12+ splits f-strings
+    previous, bare = tokenize.NEWLINE, False
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in (tokenize.NL, tokenize.COMMENT):
+                continue
+            if token.type == tokenize.STRING:
+                bare = bare if previous == tokenize.STRING else previous in starts
+                if not bare:
+                    out.append((token.start[0], token.string))
+            elif token.type == fstring_middle:
+                out.append((token.start[0], token.string))
+            previous = token.type
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return out
+
+
+def _strings(data: object, depth: int = 0) -> List[str]:
+    if isinstance(data, str):
+        return [data]
+    if depth > 6:
+        return []
+    values = data.values() if isinstance(data, dict) else (data if isinstance(data, list) else [])
+    return [s for v in values for s in _strings(v, depth + 1)]
+
+
+@functools.lru_cache(maxsize=4096)
 def _read(path: str) -> str:
     try:
         if os.path.getsize(path) > _MAX_BYTES:
