@@ -181,6 +181,8 @@ def test_include_destructive_and_tool_filters(tmp_path, hooks):
     assert (code, found) == (0, []), output
     assert sorted(p.name for p in called.iterdir()) == ["delete_issue"]
     assert "not selected by --tools: " in output and "skipped list_issues" not in output
+    # with --tools, listing tools it does not name are not called for values either
+    assert not (called / "list_issues").exists()
 
 
 def test_unknown_tool_names_are_refused(tmp_path, hooks):

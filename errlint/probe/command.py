@@ -131,7 +131,7 @@ def probe(command: Tuple[str, ...], url: Optional[str], only, exclude_tools, all
 
     def discover(tools: List[Dict[str, Any]]):
         check_names(tools)
-        return [c for c in listing_calls(tools) if not excluded or c.tool not in excluded]
+        return [c for c in listing_calls(tools) if c.tool not in excluded and (not only_names or c.tool in only_names)]
 
     box: Optional[Sandbox] = None
     source = ServerSource()
