@@ -1,7 +1,8 @@
 """A small MCP server (mcp 2.x MCPServer) whose tools show good and bad error messages.
 
 Run it over stdio with `python examples/mcp_server.py` (needs `pip install mcp`), lint it with
-`errlint examples/`, or probe it live with `errlint probe -- python examples/mcp_server.py`.
+`errlint examples/`, or probe it live with `errlint probe --allow-writes --allow-destructive -- python examples/mcp_server.py`
+(its tools carry no annotations, so the probe calls none of them without those flags; they only change memory).
 """
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 pytest.importorskip("mcp")
 
 from errlint import tokens  # noqa: E402
+from errlint.probe.calls import OUTSIDE_ROOT  # noqa: E402
 from errlint.probe.command import probe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +57,8 @@ def run_probe(tmp_path, server, *options, fmt="json"):
 
 
 def tool_codes(found):
-    return {(d["filename"].rsplit("/", 1)[-1], d["code"]) for d in found}
+    """(tool, code) for each finding and each tool it stands for (a framework finding lists several)."""
+    return {(tool, d["code"]) for d in found for tool in d["probe"]["tools"]}
 
 
 def assert_gone(pidfile, wait=10.0):
@@ -89,20 +91,56 @@ BAD_SERVER_DEFECTS = {
 def test_bad_mcpserver_reports_every_planted_defect(tmp_path, hooks):
     needs_mcpserver()
     called, pidfile = hooks
-    code, found, output = run_probe(tmp_path, "bad_server.py")
+    code, found, output = run_probe(tmp_path, "bad_server.py", "--allow-writes", "--allow-destructive", "--exclude-tools", "delete_issue")
     assert code == 1, output
     assert BAD_SERVER_DEFECTS <= tool_codes(found), output
-    assert all(d["filename"].startswith("mcp://bad-issues/") for d in found)
-    assert all(d["location"] == {"row": 1, "column": 1} for d in found)
+    source = str(SERVERS / "bad_server.py")
+    lines = (SERVERS / "bad_server.py").read_text().splitlines()
+    # each finding sits in the server's source: where the tool writes the reply's text, else at the
+    # tool's definition; the framework finding where the server object is made
+    defs = {line[4:].split("(")[0]: row for row, line in enumerate(lines, 1) if line.startswith("def ")}
+    for d in found:
+        assert d["filename"] == source
+        row = d["location"]["row"]
+        if d["probe"]["origin"] == "server":
+            start = defs[d["probe"]["tool"]]
+            end = min([r for r in defs.values() if r > start] or [len(lines) + 1])
+            assert start <= row < end, (d["message"], lines[row - 1])
+        else:
+            assert lines[row - 1].startswith("mcp = MCPServer("), lines[row - 1]
+    [vague] = [d for d in found if d["code"] == "AEM101" and d["probe"]["tool"] == "get_issue"]
+    assert lines[vague["location"]["row"] - 1].strip() == 'raise ToolError("Something went wrong.")'
+    [returned] = [d for d in found if d["code"] == "AEM601" and d["probe"]["tool"] == "export_issue"]
+    assert lines[returned["location"]["row"] - 1].strip() == 'return f"Error: issue {issue_id} not found"'
     [schema_dump] = [d for d in found if d["code"] == "AEM403"]
-    assert schema_dump["message"].startswith("[empty-string query=''] the reply dumps a JSON schema")
+    assert schema_dump["message"].startswith("[search_issues empty-string query=''] the reply dumps a JSON schema")
     [oversized] = [d for d in found if d["code"] == "AEM401"]
     assert "o200k_base tokens" in oversized["message"] and "max-message-tokens = 120" in oversized["message"]
-    # the destructive tool is skipped and never called; the server is stopped
+    # the framework's pydantic replies are one finding for the whole server, not one per tool
+    [framework] = [d for d in found if d["probe"]["origin"] != "server"]
+    assert framework["probe"]["origin"] == "framework: mcp 2.3.0 MCPServer (pydantic argument validation)".replace("2.3.0", mcp_version())
+    assert framework["code"] == "AEM404" and {"get_issue", "close_issue"} <= set(framework["probe"]["tools"])
+    assert "Subclass MCPServer and override `async def call_tool(self, name, arguments, context=None)`" in framework["suggestion"]
+    # the excluded destructive tool is never called; the server is stopped
     assert "delete_issue" not in {t for t, _c in tool_codes(found)}
     assert not (called / "delete_issue").exists()
-    assert "skipped delete_issue: annotated destructiveHint: true" in output
+    assert "state-changing tools called (not annotated readOnlyHint: true): set_priority" in output
     assert_gone(pidfile)
+
+
+def mcp_version():
+    from importlib.metadata import version
+
+    return version("mcp")
+
+
+def test_safe_by_default_only_read_only_tools_are_called(tmp_path, hooks):
+    needs_mcpserver()
+    code, found, output = run_probe(tmp_path, "bad_server.py")
+    assert {t for t, _c in tool_codes(found)} == {"get_issue", "export_issue", "search_issues"}
+    assert "skipped delete_issue: annotated destructiveHint: true; pass --allow-destructive" not in output
+    assert "skipped set_priority: not annotated readOnlyHint: true, so it may change state; pass --allow-writes" in output
+    assert "state-changing tools called" not in output
 
 
 def test_good_fastmcp_server_has_no_findings(tmp_path, hooks):
@@ -113,33 +151,38 @@ def test_good_fastmcp_server_has_no_findings(tmp_path, hooks):
     assert "All replies passed!" in output
     assert (called / "get_issue").exists() and not (called / "delete_issue").exists()
     assert_gone(pidfile)
+    code, found, output = run_probe(tmp_path, "good_server.py", "--allow-writes", "--allow-destructive")
+    assert (code, found) == (0, []), output
 
 
 def test_bad_fastmcp_server(tmp_path, hooks):
     needs_fastmcp()
     code, found, output = run_probe(tmp_path, "bad_fastmcp_server.py")
     assert code == 1
-    assert {("lookup_user", "AEM404"), ("lookup_user", "AEM101"), ("user_report", "AEM601"),
-            ("refresh_cache", "AEM603")} <= tool_codes(found), output
+    assert {("lookup_user", "AEM101"), ("user_report", "AEM601")} <= tool_codes(found), output
+    assert "refresh_cache" not in {t for t, _c in tool_codes(found)}  # not read-only: not called by default
+    code, found, output = run_probe(tmp_path, "bad_fastmcp_server.py", "--tools", "refresh_cache,lookup_user,user_report", "--allow-destructive")
+    assert ("refresh_cache", "AEM603") in tool_codes(found), output
+    # fastmcp's pydantic replies: one framework finding for the server, with the fix fastmcp 4.x has
+    [framework] = [d for d in found if d["probe"]["origin"] != "server"]
+    from importlib.metadata import version
+
+    assert framework["probe"]["origin"] == f"framework: fastmcp {version('fastmcp')} (pydantic argument validation)"
+    assert set(framework["probe"]["tools"]) == {"lookup_user", "user_report", "refresh_cache"}
+    assert framework["code"] == "AEM404" and "Middleware" in framework["suggestion"] and "on_call_tool" in framework["suggestion"]
+    assert not [d for d in found if d["probe"]["origin"] == "server" and d["code"] == "AEM404"]
 
 
 def test_include_destructive_and_tool_filters(tmp_path, hooks):
     needs_fastmcp()
     called, _pidfile = hooks
     code, found, output = run_probe(tmp_path, "good_server.py", "--tools", "delete_issue,get_issue", "--exclude-tools", "get_issue",
-                                    "--include-destructive")
+                                    "--allow-destructive")
     assert (code, found) == (0, []), output
     assert sorted(p.name for p in called.iterdir()) == ["delete_issue"]
-
-
-def test_read_only_only(tmp_path, hooks):
-    needs_mcpserver()
-    called, _pidfile = hooks
-    code, found, output = run_probe(tmp_path, "bad_server.py", "--read-only-only")
-    assert code == 1
-    assert {p.name for p in called.iterdir()} <= {"get_issue", "export_issue", "search_issues"}
-    assert {t for t, _c in tool_codes(found)} == {"get_issue", "export_issue", "search_issues"}
-    assert "skipped set_priority: not annotated readOnlyHint: true" in output
+    assert "not selected by --tools: " in output and "skipped list_issues" not in output
+    # with --tools, listing tools it does not name are not called for values either
+    assert not (called / "list_issues").exists()
 
 
 def test_unknown_tool_names_are_refused(tmp_path, hooks):
@@ -193,7 +236,8 @@ def test_server_that_does_not_start(tmp_path):
 def test_example_server_from_the_readme(tmp_path, monkeypatch):
     needs_mcpserver()
     monkeypatch.chdir(ROOT)
-    result = CliRunner().invoke(probe, ["--output-format", "json", "-o", str(tmp_path / "o.json"), "--", sys.executable, "examples/mcp_server.py"])
+    result = CliRunner().invoke(probe, ["--output-format", "json", "-o", str(tmp_path / "o.json"), "--allow-writes", "--allow-destructive",
+                                        "--", sys.executable, "examples/mcp_server.py"])
     assert result.exit_code == 1, result.output
     found = tool_codes(json.loads((tmp_path / "o.json").read_text()))
     assert {("set_status", "AEM602"), ("get_project", "AEM404"), ("sync_tracker", "AEM302"), ("sync_tracker", "AEM501")} <= found
@@ -204,7 +248,10 @@ def test_concise_and_sarif_output(tmp_path, hooks):
     needs_mcpserver()
     code, _found, output = run_probe(tmp_path, "bad_server.py", "--tools", "export_issue", fmt="concise")
     lines = (tmp_path / "out.concise").read_text().splitlines()
-    assert code == 1 and any(line.startswith("mcp://bad-issues/export_issue:1:1: AEM601 [") for line in lines)
+    source = SERVERS / "bad_server.py"
+    row = next(i for i, line in enumerate(source.read_text().splitlines(), 1) if 'return f"Error: issue {issue_id} not found"' in line)
+    assert code == 1 and any(line.startswith(f"{source}:{row}:1: AEM601 [export_issue ") for line in lines), lines
+    assert "not selected by --tools: 7 tools (get_issue, set_priority, sync_issue, search_issues, rename_issue, close_issue, delete_issue)" in output
     try:
         code, _found, _output = run_probe(tmp_path, "bad_server.py", "--tools", "export_issue", fmt="sarif")
     except NotImplementedError:
@@ -212,7 +259,7 @@ def test_concise_and_sarif_output(tmp_path, hooks):
     results = json.loads((tmp_path / "out.sarif").read_text())["runs"][0]["results"]
     assert code == 1 and "AEM601" in {r["ruleId"] for r in results}
     uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in results for loc in r["locations"]}
-    assert uris and all(uri.endswith("bad-issues/export_issue") for uri in uris)  # mcp://bad-issues/export_issue
+    assert uris and all(uri.endswith("bad_server.py") for uri in uris)
 
 
 def test_reply_tokens_are_o200k_counts(tmp_path, hooks):
@@ -257,7 +304,7 @@ def test_streamable_http_on_loopback(tmp_path, hooks):
             time.sleep(0.2)
         out = tmp_path / "http.json"
         result = CliRunner().invoke(probe, ["--output-format", "json", "-o", str(out), "--url", f"http://127.0.0.1:{port}/mcp",
-                                            "--tools", "set_priority,export_issue"])
+                                            "--tools", "set_priority,export_issue", "--allow-destructive"])
         assert result.exit_code == 1, result.output
         assert {("set_priority", "AEM602"), ("export_issue", "AEM601")} <= tool_codes(json.loads(out.read_text()))
     finally:
@@ -267,3 +314,129 @@ def test_streamable_http_on_loopback(tmp_path, hooks):
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def state_log(tmp_path, monkeypatch):
+    log = tmp_path / "calls.jsonl"
+    monkeypatch.setenv("ERRLINT_PROBE_LOG", str(log))
+    return log
+
+
+def recorded(log):
+    """The state server's own record of the calls it got: [(tool, arguments, cwd, home, tmpdir)]."""
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def test_state_server_by_default_only_the_read_only_tool_is_called(tmp_path, hooks, monkeypatch):
+    needs_mcpserver()
+    log = state_log(tmp_path, monkeypatch)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, _found, output = run_probe(tmp_path, "state_server.py")
+    calls = recorded(log)
+    assert calls and {c["tool"] for c in calls} == {"read_note"}, output
+    # the server ran in a fresh temporary folder, with HOME and TMPDIR inside it, removed afterwards
+    root = os.path.dirname(calls[0]["cwd"])
+    assert os.path.basename(root).startswith("errlint-probe-")
+    assert {c["cwd"] for c in calls} == {os.path.join(root, "cwd")}
+    assert {c["home"] for c in calls} == {os.path.join(root, "home")} and {c["tmpdir"] for c in calls} == {os.path.join(root, "tmp")}
+    assert not os.path.exists(root)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(before + ["out.json", "calls.jsonl"])
+    for tool in ("save_note", "wipe_notes", "touch_index"):
+        assert f"skipped {tool}: not annotated readOnlyHint: true, so it may change state; pass --allow-writes or name it in --tools" in output
+    assert "state-changing tools called" not in output
+
+
+def test_state_server_allow_writes_calls_writes_but_not_destructive_tools(tmp_path, hooks, monkeypatch):
+    needs_mcpserver()
+    log = state_log(tmp_path, monkeypatch)
+    code, _found, output = run_probe(tmp_path, "state_server.py", "--allow-writes")
+    calls = recorded(log)
+    assert {c["tool"] for c in calls} == {"read_note", "save_note"}, output
+    assert "warning: --allow-writes: calling 1 tool not annotated readOnlyHint: true, which may change state: save_note" in output
+    assert "skipped wipe_notes: annotated destructiveHint: true; pass --allow-destructive" in output
+    assert "skipped touch_index: not annotated destructiveHint: false (the MCP default is true); pass --allow-destructive" in output
+    # the outside-root path went to the read-only tool only, never to the write tool
+    assert any(c["arguments"].get("path") == OUTSIDE_ROOT for c in calls if c["tool"] == "read_note")
+    assert not any(OUTSIDE_ROOT in json.dumps(c["arguments"]) for c in calls if c["tool"] != "read_note")
+    assert not os.path.exists(os.path.dirname(OUTSIDE_ROOT))
+    # what it wrote stayed in the temporary folder, and the report says so
+    assert "state-changing tools called (not annotated readOnlyHint: true): save_note (" in output
+    assert "note: the server created" in output and "home/.notes-settings.json" in output
+    assert not os.path.exists(os.path.expanduser("~/.notes-settings.json"))
+    assert not list(tmp_path.glob("**/*.txt"))
+
+
+def test_state_server_allow_destructive_and_tools_selection(tmp_path, hooks, monkeypatch):
+    needs_mcpserver()
+    log = state_log(tmp_path, monkeypatch)
+    run_probe(tmp_path, "state_server.py", "--allow-writes", "--allow-destructive")
+    assert {c["tool"] for c in recorded(log)} == {"read_note", "save_note", "wipe_notes", "touch_index"}
+    log.unlink()
+    run_probe(tmp_path, "state_server.py", "--include-destructive")  # the old flag: both
+    assert {c["tool"] for c in recorded(log)} == {"read_note", "save_note", "wipe_notes", "touch_index"}
+    log.unlink()
+    # naming a write tool in --tools is consent for it; a destructive one still needs --allow-destructive
+    code, _found, output = run_probe(tmp_path, "state_server.py", "--tools", "save_note,wipe_notes")
+    assert {c["tool"] for c in recorded(log)} == {"save_note"}, output
+    assert "warning: --tools: calling 1 tool not annotated readOnlyHint: true, which may change state: save_note" in output
+    assert "skipped wipe_notes: annotated destructiveHint: true; pass --allow-destructive to call it" in output
+
+
+def test_cwd_runs_the_server_in_the_given_folder(tmp_path, hooks, monkeypatch):
+    needs_mcpserver()
+    log = state_log(tmp_path, monkeypatch)
+    work = tmp_path / "work"
+    work.mkdir()
+    run_probe(tmp_path, "state_server.py", "--cwd", str(work))
+    calls = recorded(log)
+    assert calls and {c["cwd"] for c in calls} == {str(work)} and {c["home"] for c in calls} == {os.environ["HOME"]}
+
+
+DISGUISED = {"get_document": "Document example does not exist", "move_item": "Move Failed - item example is not in the inbox",
+             "run_query": "Database error: no such table: example", "find_user": "User 'example' not found.",
+             "check_token": "Invalid token format: 'example' should start with 'tok-'.",
+             "open_file": "Failed to open example: no such file in the workspace.",
+             "get_status": '{"status": "error", "message": "job errlint-missing-id-0000 is unknown"}',  # job_id='job-1' from list_jobs
+             "get_record": '"error": {"code": 404, "message": "record example is missing"}',
+             "get_batch": '{"error": "batch example not found"}', "save_flag": '{"success": false, "error": "flag example is not defined"}',
+             "get_profile": "'NoneType' object has no attribute 'get'", "parse_config": "KeyError: 'example'",
+             "lookup_order": "the tool found something for an id that does not exist (order_id='errlint-missing-id-0000')",
+             "read_path": "the tool accepted an empty required `path`"}
+
+
+def test_every_disguised_error_shape_is_reported_and_a_real_success_is_not(tmp_path, hooks):
+    needs_mcpserver()
+    code, found, output = run_probe(tmp_path, "disguise_server.py")
+    assert code == 1
+    success_as_error = {d["probe"]["tool"]: d for d in found if d["code"] == "AEM601"}
+    assert set(success_as_error) == set(DISGUISED), output
+    for tool, evidence in DISGUISED.items():
+        d = success_as_error[tool]
+        assert evidence in d["message"], d["message"]
+        assert d["probe"]["origin"] == "server" and d["probe"]["isError"] is False
+    # the whole sentence is quoted, and the finding names the argument the reply is about
+    assert success_as_error["get_document"]["probe"]["argument"] == "document_id"
+    assert success_as_error["get_document"]["probe"]["reproduce"]["jsonrpc"].startswith('{"jsonrpc": "2.0", "id": 1, "method": "tools/call"')
+    assert "list_jobs" not in success_as_error
+    assert not [d for d in found if d["probe"]["tool"] == "list_jobs" and d["probe"]["origin"] == "server"]
+
+
+def test_valid_values_come_from_a_read_only_listing_tool(tmp_path, hooks, monkeypatch):
+    needs_mcpserver()
+    log = state_log(tmp_path, monkeypatch)
+    code, found, output = run_probe(tmp_path, "listing_server.py")
+    calls = recorded(log)
+    assert calls[0] == {"tool": "list_projects", "arguments": {}}
+    summaries = [c["arguments"] for c in calls if c["tool"] == "project_summary"]
+    # every call that probes another argument sends a real project id
+    assert summaries and all(a["project_id"] in ("PRJ-7", "", "errlint-missing-id-0000", "/errlint-probe-outside-roots/missing.txt")
+                             for a in summaries), summaries
+    assert any(a["project_id"] == "PRJ-7" for a in summaries)
+    assert "note: valid values for the other arguments came from list_projects (1 argument-free call to read-only listing tools)" in output
+    # --arg wins over a listed value
+    log.unlink()
+    run_probe(tmp_path, "listing_server.py", "--arg", "project_id=PRJ-9")
+    assert {c["arguments"]["project_id"] for c in recorded(log) if c["tool"] == "project_summary"} >= {"PRJ-9"}
+    assert "PRJ-7" not in {c["arguments"].get("project_id") for c in recorded(log)}

@@ -19,12 +19,10 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
-try:  # Python 3.11+ keeps the regex parser here; `sre_parse` is a deprecated alias of it
-    from re import _parser as _sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - Python < 3.11
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
+from .patterns import _pattern_matches, pattern_example
+from .selection import NOT_SELECTED, annotation, is_destructive, is_read_only, select_tools, unknown_names  # noqa: F401 (re-exported)
 
 MALFORMED_KINDS = ("wrong-type", "enum", "format", "range", "missing-required", "unknown-argument", "max-length")
 WRONG_VALUE_KINDS = ("unknown-id", "near-miss", "empty-string", "outside-root")
@@ -76,8 +74,8 @@ _MISSING_UUID = "ffffffff-ffff-4fff-bfff-ffffffffffff"
 _MISSING_ID = "errlint-missing-id-0000"
 _MISSING_INT_ID = 987654321
 
-_ID_NAME = re.compile(r"(?:^|_)(?:id|ids|uuid|guid|key|slug)$|[a-z0-9](?:Id|ID|Ids|Uuid|Key|Slug)$", re.I)
-_PATH_NAME = re.compile(r"(?:^|_)(?:path|paths|file|files|filename|filepath|dir|directory|folder|root|cwd)$|[a-z](?:Path|File|Dir|Directory|Folder)$")
+ID_NAME = re.compile(r"(?:^|_)(?:id|ids|uuid|guid|key|slug)$|[a-z0-9](?:Id|ID|Ids|Uuid|Key|Slug)$", re.I)
+PATH_NAME = re.compile(r"(?:^|_)(?:path|paths|file|files|filename|filepath|dir|directory|folder|root|cwd)$|[a-z](?:Path|File|Dir|Directory|Folder)$")
 _DOCUMENTED = re.compile(r"`([\w.:/-]{1,40})`|'([\w.:/-]{1,40})'|\"([\w.:/-]{1,40})\"")
 _ONE_OF = re.compile(r"\bone of\s*:?\s*([\w.:/-]+(?:\s*(?:,|\bor\b|\|)\s*[\w.:/-]+)+)", re.I)
 
@@ -102,50 +100,6 @@ class ProbeCall:
     def label(self) -> str:
         """`kind argument=value` for diagnostics and the summary, e.g. "wrong-type project_id=12345"."""
         return f"{self.kind} {self.sent}" if self.sent else self.kind
-
-
-# ---------------------------------------------------------------------------------------------
-# tool selection
-
-
-def annotation(tool: Dict[str, Any], key: str) -> Optional[bool]:
-    """A tool's `annotations[key]` (`destructiveHint`, `readOnlyHint`, ...) as True/False, or None when unset."""
-    annotations = tool.get("annotations") or {}
-    value = annotations.get(key)
-    return value if isinstance(value, bool) else None
-
-
-def select_tools(tools: Sequence[Dict[str, Any]], only: Sequence[str] = (), exclude: Sequence[str] = (),
-                 include_destructive: bool = False, read_only_only: bool = False) -> Tuple[List[Dict[str, Any]], Dict[str, str]]:
-    """Split listed tools into those to probe and those skipped, with the reason for each skip.
-
-    `only` (from `--tools`) keeps just those names; `exclude` drops names. Tools annotated
-    `destructiveHint: true` are skipped unless `include_destructive`; with `read_only_only`, tools not
-    annotated `readOnlyHint: true` are skipped too (again unless `include_destructive`). Returns
-    (tools to probe in listing order, {tool name: reason it was skipped}). Names in `only`/`exclude`
-    that the server does not list are the caller's to report (see `unknown_names`).
-    """
-    keep: List[Dict[str, Any]] = []
-    skipped: Dict[str, str] = {}
-    for tool in tools:
-        name = tool.get("name", "")
-        if only and name not in only:
-            skipped[name] = "not in --tools"
-        elif name in exclude:
-            skipped[name] = "in --exclude-tools"
-        elif not include_destructive and annotation(tool, "destructiveHint") is True:
-            skipped[name] = "annotated destructiveHint: true; pass --include-destructive to call it"
-        elif not include_destructive and read_only_only and annotation(tool, "readOnlyHint") is not True:
-            skipped[name] = "not annotated readOnlyHint: true (--read-only-only); pass --include-destructive to call it"
-        else:
-            keep.append(tool)
-    return keep, skipped
-
-
-def unknown_names(tools: Sequence[Dict[str, Any]], names: Iterable[str]) -> List[str]:
-    """The names in `names` that no listed tool has, in the given order."""
-    listed = {t.get("name") for t in tools}
-    return [n for n in names if n not in listed]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -271,107 +225,6 @@ def near_miss(value: str, avoid: Iterable[Any] = ()) -> str:
     return value + "-x"
 
 
-def _pattern_matches(pattern: str, value: str) -> Optional[bool]:
-    try:
-        return re.search(pattern, value) is not None
-    except re.error:
-        return None
-
-
-def pattern_example(pattern: str, high: bool = False) -> Optional[str]:
-    """A string that matches the JSON-Schema `pattern` (searched, as JSON Schema does), or None when
-    the pattern uses constructs this generator does not handle. `high` picks the last character of
-    each class and longer repeats ("ISS-999999999" for `^ISS-[0-9]+$`), for ids unlikely to exist."""
-    try:
-        parsed = _sre_parse.parse(pattern)
-        text = _generate(list(parsed), high)
-    except Exception:  # unsupported construct or a pattern Python cannot parse
-        return None
-    return text if _pattern_matches(pattern, text) else None
-
-
-class _Unsupported(Exception):
-    """A regex construct `pattern_example` does not generate (caught there; never leaves the module)."""
-
-
-def _generate(items: list, high: bool) -> str:
-    c = _sre_parse
-    out: List[str] = []
-    for op, av in items:
-        if op is c.LITERAL:
-            out.append(chr(av))
-        elif op is c.NOT_LITERAL:
-            out.append("x" if chr(av) != "x" else "y")
-        elif op is c.ANY:
-            out.append("x")
-        elif op is c.IN:
-            out.append(_pick_in(av, high))
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) or str(op) == "POSSESSIVE_REPEAT":
-            lo, hi, sub = av
-            n = (max(lo, 9) if hi == c.MAXREPEAT else min(hi, max(lo, 9))) if high else lo
-            out.append(_generate(list(sub), high) * n)
-        elif op is c.SUBPATTERN:
-            out.append(_generate(list(av[-1]), high))
-        elif str(op) == "ATOMIC_GROUP":
-            out.append(_generate(list(av), high))
-        elif op is c.BRANCH:
-            out.append(_generate(list(av[1][0]), high))
-        elif op in (c.AT, c.ASSERT, c.ASSERT_NOT):
-            continue
-        else:
-            raise _Unsupported(op)
-    return "".join(out)
-
-
-_CATEGORY_CHARS = {"CATEGORY_DIGIT": "19", "CATEGORY_WORD": "az", "CATEGORY_SPACE": "  ", "CATEGORY_NOT_DIGIT": "xx",
-                   "CATEGORY_NOT_WORD": "--", "CATEGORY_NOT_SPACE": "xx"}
-
-
-def _pick_in(items: list, high: bool) -> str:
-    c = _sre_parse
-    if items and items[0][0] is c.NEGATE:
-        banned = _sre_parse_set(items[1:])
-        for ch in "x0a-_Z9":
-            if ch not in banned:
-                return ch
-        raise _Unsupported(items[:1])
-    choices: List[str] = []
-    for op, av in items:
-        if op is c.LITERAL:
-            choices.append(chr(av))
-        elif op is c.RANGE:
-            choices.append(chr(av[1] if high else av[0]))
-        elif op is c.CATEGORY:
-            pair = _CATEGORY_CHARS.get(str(av))
-            if pair is None:
-                raise _Unsupported(av)
-            choices.append(pair[1] if high else pair[0])
-        else:
-            raise _Unsupported(op)
-    if not choices:
-        raise _Unsupported(items[:1])
-    return choices[-1] if high else choices[0]
-
-
-def _sre_parse_set(items: list) -> Set[str]:
-    c = _sre_parse
-    out: Set[str] = set()
-    for op, av in items:
-        if op is c.LITERAL:
-            out.add(chr(av))
-        elif op is c.RANGE:
-            out.update(chr(i) for i in range(av[0], min(av[1], av[0] + 256) + 1))
-        elif op is c.CATEGORY:
-            name = str(av)
-            if name == "CATEGORY_DIGIT":
-                out.update("0123456789")
-            elif name == "CATEGORY_WORD":
-                out.update("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-            elif name == "CATEGORY_SPACE":
-                out.update(" \t\n\r\f\v")
-    return out
-
-
 def _bounds(prop: Dict[str, Any]) -> Tuple[Optional[float], Optional[float]]:
     """Inclusive (low, high) bounds of a numeric schema for integers (exclusive bounds moved by 1)."""
     lo = prop.get("minimum")
@@ -451,6 +304,10 @@ def _valid_string(prop: Dict[str, Any]) -> str:
     if isinstance(fmt, str) and fmt in _VALID_FORMATS:
         return _VALID_FORMATS[fmt]
     pattern = prop.get("pattern")
+    for documented in documented_values(prop):  # a value the description quotes ("e.g. 'ISS-1'") is meant to be valid
+        fits = _fit_length(documented, prop) == documented
+        if fits and (not isinstance(pattern, str) or _pattern_matches(pattern, documented)):
+            return documented
     if isinstance(pattern, str):
         example = pattern_example(pattern)
         if example is not None:
@@ -458,13 +315,19 @@ def _valid_string(prop: Dict[str, Any]) -> str:
     return _fit_length("example", prop)
 
 
-def base_arguments(schema: Dict[str, Any]) -> Dict[str, Any]:
-    """A plausible valid value for every required argument of an inputSchema (others left out)."""
+def base_arguments(schema: Dict[str, Any], given: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """A valid value for every required argument of an inputSchema: the value `given` for that name
+    (from --arg NAME=VALUE), else one from the schema (`valid_value`). Optional arguments are left out
+    unless `given` names them."""
     props = schema.get("properties") or {}
+    given = given or {}
     out: Dict[str, Any] = {}
     for name in schema.get("required") or []:
         if isinstance(name, str):
-            out[name] = valid_value(props.get(name) or {}, schema, name)
+            out[name] = copy.deepcopy(given[name]) if name in given else valid_value(props.get(name) or {}, schema, name)
+    for name, value in given.items():
+        if name in props and name not in out:
+            out[name] = copy.deepcopy(value)
     return out
 
 
@@ -481,6 +344,28 @@ def _short(value: Any, width: int = 40) -> str:
         return repr(value[:12]) + f"…({len(value)} chars)"
     text = repr(value)
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def given_values(tool: Dict[str, Any], raw: Dict[str, str]) -> Dict[str, Any]:
+    """--arg NAME=VALUE values for one tool's arguments: kept as text for a string argument, else read
+    as JSON when they parse (`limit=5` -> 5, `tags=["a"]` -> ["a"]); names the tool lacks are left out."""
+    schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
+    props = schema.get("properties") or {}
+    out: Dict[str, Any] = {}
+    for name, text in raw.items():
+        if name not in props:
+            continue
+        types = json_types(_resolve(props[name], schema), schema)
+        if types == {"string"}:
+            out[name] = text
+            continue
+        try:
+            import json
+
+            out[name] = json.loads(text)
+        except ValueError:
+            out[name] = text
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -551,15 +436,19 @@ def _empty_is_malformed(prop: Dict[str, Any]) -> bool:
     return isinstance(pattern, str) and _pattern_matches(pattern, "") is False
 
 
-def plan_calls(tool: Dict[str, Any]) -> List[ProbeCall]:
+def plan_calls(tool: Dict[str, Any], given: Optional[Dict[str, Any]] = None) -> List[ProbeCall]:
     """At most one call per kind that applies to `tool`, in `KINDS` order (see the module docstring).
 
-    For each kind the first fitting argument is used, required arguments before optional ones; tools
-    without an object inputSchema still get the unknown-argument call.
+    For each kind the first fitting argument is used, required arguments before optional ones; every
+    other argument gets a valid value (`base_arguments`, with `given` from --arg first). Tools without
+    an object inputSchema still get the unknown-argument call. A tool that is not read-only never gets
+    the outside-root path (it could create it), nor an unknown-argument call its schema does not
+    reject (that call would really run the tool).
     """
     name = str(tool.get("name", ""))
     schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
-    base = base_arguments(schema)
+    read_only = is_read_only(tool)
+    base = base_arguments(schema, given)
     props = _properties(schema)
     closed = schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False
     calls: List[ProbeCall] = []
@@ -599,7 +488,8 @@ def plan_calls(tool: Dict[str, Any]) -> List[ProbeCall]:
     if required:
         add("missing-required", required[0], None, True, drop=True)
     extra = UNKNOWN_ARGUMENT if UNKNOWN_ARGUMENT not in (schema.get("properties") or {}) else UNKNOWN_ARGUMENT + "_2"
-    add("unknown-argument", extra, "x", closed)
+    if closed or read_only:
+        add("unknown-argument", extra, "x", closed)
     found = first(lambda n, p: "x" * (p["maxLength"] + 1)
                   if isinstance(p.get("maxLength"), int) and 0 <= p["maxLength"] < MAX_LENGTH_LIMIT and "string" in json_types(p, schema) else None)
     if found:
@@ -607,7 +497,7 @@ def plan_calls(tool: Dict[str, Any]) -> List[ProbeCall]:
 
     # type-valid but wrong
     found = first(lambda n, p: _missing_id(p, json_types(p, schema))
-                  if not enum_values(p) and (_ID_NAME.search(n) or p.get("format") == "uuid") else None)
+                  if not enum_values(p) and (ID_NAME.search(n) or p.get("format") == "uuid") else None)
     if found:
         add("unknown-id", found[0], found[2], False)
     found = first(lambda n, p: near_miss(documented_values(p)[0], documented_values(p))
@@ -621,7 +511,7 @@ def plan_calls(tool: Dict[str, Any]) -> List[ProbeCall]:
     if plain:
         add("empty-string", plain[0][0], "", _empty_is_malformed(plain[0][1]))
     found = first(lambda n, p: (("file://" + OUTSIDE_ROOT) if p.get("format") in ("uri", "uri-reference", "iri") else OUTSIDE_ROOT)
-                  if "string" in json_types(p, schema) and not enum_values(p) and _PATH_NAME.search(n) else None)
-    if found:
+                  if "string" in json_types(p, schema) and not enum_values(p) and PATH_NAME.search(n) else None)
+    if found and read_only:
         add("outside-root", found[0], found[2], False)
     return calls

@@ -69,6 +69,8 @@ class Reply:
     text: str
     code: Optional[int] = None
     seconds: float = 0.0
+    items: List[str] = field(default_factory=list)
+    """The text of each content item on its own (`text` joins them), for JSON inside a text item."""
 
 
 @dataclass
@@ -89,10 +91,14 @@ class ProbeRun:
     stopped: str = ""
     stderr_tail: str = ""
     sdk: str = ""
+    server_version: str = ""
+    listing: List[Reply] = field(default_factory=list)
+    """Replies to the argument-free calls of read-only listing tools made for valid values (`discover`)."""
 
 
-Planner = Callable[[List[Dict[str, Any]]], Tuple[List[ProbeCall], Dict[str, str]]]
-"""Listed tools -> (calls to make, {skipped tool: reason}); may raise ProbeError (e.g. unknown --tools)."""
+Planner = Callable[..., Tuple[List[ProbeCall], Dict[str, str]]]
+"""Listed tools (and, when `probe` got `discover`, the listing replies) -> (calls to make, {skipped
+tool: reason}); may raise ProbeError (e.g. unknown --tools)."""
 
 
 def check_url(url: str) -> str:
@@ -146,13 +152,16 @@ def mcp_sdk() -> Tuple[Any, str]:
 
 
 def probe(target: Target, plan: Planner, timeout: float = 10.0, budget: float = 120.0, startup_timeout: float = 30.0,
-          env: Optional[Dict[str, str]] = None, cwd: Optional[str] = None) -> ProbeRun:
+          env: Optional[Dict[str, str]] = None, cwd: Optional[str] = None,
+          discover: Optional[Callable[[List[Dict[str, Any]]], List[ProbeCall]]] = None) -> ProbeRun:
     """Probe `target`: start it, list tools, make `plan`'s calls, stop it.
 
     `timeout` bounds each call (seconds); `budget` bounds the whole run including start-up (seconds);
     `startup_timeout` bounds start-up, initialize and tools/list. `env` is the server's environment
-    (default: this process's). Raises ProbeError when the server cannot be started or listed; a server
-    that dies mid-run ends the run early with `ProbeRun.stopped` set.
+    (default: this process's). `discover`, when given, names argument-free calls to make before
+    planning (read-only listing tools); their replies are in `ProbeRun.listing` when `plan` runs.
+    Raises ProbeError when the server cannot be started or listed; a server that dies mid-run ends
+    the run early with `ProbeRun.stopped` set.
     """
     import anyio
 
@@ -169,7 +178,7 @@ def probe(target: Target, plan: Planner, timeout: float = 10.0, budget: float = 
         with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as errlog:
             run = ProbeRun(server=_default_name(target), sdk=f"mcp {found}")
             try:
-                anyio.run(_probe, mcp, target, plan, run, timeout, budget, startup_timeout, env, cwd, errlog)
+                anyio.run(_probe, mcp, target, plan, run, timeout, budget, startup_timeout, env, cwd, errlog, discover)
             except BaseException as exc:  # noqa: BLE001 - unwrap task-group exception groups
                 leaves = _leaves(exc)
                 for leaf in leaves:
@@ -206,7 +215,8 @@ def _tail(errlog: Any, lines: int = 12, width: int = 2000) -> str:
 
 
 async def _probe(mcp: Any, target: Target, plan: Planner, run: ProbeRun, timeout: float, budget: float,
-                 startup_timeout: float, env: Optional[Dict[str, str]], cwd: Optional[str], errlog: Any) -> None:
+                 startup_timeout: float, env: Optional[Dict[str, str]], cwd: Optional[str], errlog: Any,
+                 discover: Optional[Callable[[List[Dict[str, Any]]], List[ProbeCall]]] = None) -> None:
     """The run, in one cancel scope: its deadline is the start-up limit until the tools are listed,
     then the end of the total budget. Leaving the exit stack stops the server in every case."""
     import anyio
@@ -221,13 +231,20 @@ async def _probe(mcp: Any, target: Target, plan: Planner, run: ProbeRun, timeout
                     session = await _connect(mcp, stack, target, timeout, env, cwd, errlog)
                     if session.server_name:
                         run.server = session.server_name
+                    run.server_version = session.server_version
                     run.tools = await session.list_tools()
                 except Exception as exc:  # noqa: BLE001 - every start-up failure becomes one clear message
                     if isinstance(exc, ProbeError):
                         raise
                     raise ProbeError(_startup_message(target, exc, errlog, startup_timeout)) from None
                 phase = "plan"
-                calls, run.skipped = plan(run.tools)
+                scope.deadline = started + budget + 1.0
+                for call in (discover(run.tools) if discover else []):
+                    reply = await _call(mcp, session, call, min(timeout, max(0.1, started + budget - anyio.current_time())))
+                    run.listing.append(reply)
+                    if reply.outcome == "closed":
+                        break
+                calls, run.skipped = plan(run.tools, run.listing) if discover else plan(run.tools)
                 phase = "calls"
                 scope.deadline = started + budget + 1.0
                 await _make_calls(mcp, session, calls, run, timeout, started + budget, budget)
@@ -321,10 +338,11 @@ def _is_cancel(exc: BaseException) -> bool:
 class _Session:
     """The few operations errlint needs, over mcp 2.x `Client` or an mcp 1.x `ClientSession`."""
 
-    def __init__(self, obj: Any, server_name: str, v2: bool) -> None:
+    def __init__(self, obj: Any, server_name: str, v2: bool, server_version: str = "") -> None:
         self.obj = obj
         self.server_name = server_name
         self.v2 = v2
+        self.server_version = server_version
 
     async def list_tools(self) -> List[Dict[str, Any]]:
         tools: List[Dict[str, Any]] = []
@@ -370,7 +388,7 @@ async def _connect(mcp: Any, stack: AsyncExitStack, target: Target, timeout: flo
             kwargs["cache"] = None  # always ask the server; never serve a listing from a cache
         client = await stack.enter_async_context(mcp.Client(transport, **kwargs))
         info = getattr(client, "server_info", None)
-        return _Session(client, getattr(info, "name", "") or "", v2=True)
+        return _Session(client, getattr(info, "name", "") or "", v2=True, server_version=str(getattr(info, "version", "") or ""))
     # mcp 1.x
     if target.url:
         read, write = await _http_streams_v1(stack, target.url)
@@ -380,7 +398,7 @@ async def _connect(mcp: Any, stack: AsyncExitStack, target: Target, timeout: flo
     session = await stack.enter_async_context(mcp.ClientSession(read, write, read_timeout_seconds=timedelta(seconds=timeout)))
     init = await session.initialize()
     info = getattr(init, "serverInfo", None) or getattr(init, "server_info", None)
-    return _Session(session, getattr(info, "name", "") or "", v2=False)
+    return _Session(session, getattr(info, "name", "") or "", v2=False, server_version=str(getattr(info, "version", "") or ""))
 
 
 async def _http_transport_v2(stack: AsyncExitStack, url: str) -> Any:
@@ -431,7 +449,7 @@ async def _call(mcp: Any, session: _Session, call: ProbeCall, timeout: float) ->
         if type(leaf).__name__ in ("ClosedResourceError", "BrokenResourceError", "EndOfStream", "BrokenPipeError"):
             return Reply(call, "closed", False, f"{type(leaf).__name__}", None, elapsed)
         return Reply(call, "client-error", False, f"{type(leaf).__name__}: {leaf}"[:500], None, elapsed)
-    return Reply(call, "result", bool(data.get("isError")), _text(data), None, time.monotonic() - started)
+    return Reply(call, "result", bool(data.get("isError")), _text(data), None, time.monotonic() - started, _items(data))
 
 
 def _text(result: Dict[str, Any]) -> str:
@@ -451,6 +469,17 @@ def _text(result: Dict[str, Any]) -> str:
 
         parts.append(json.dumps(result["structuredContent"], ensure_ascii=False))
     return "\n".join(parts)
+
+
+def _items(result: Dict[str, Any]) -> List[str]:
+    """The text of each text (or embedded text resource) content item of a CallToolResult."""
+    out: List[str] = []
+    for block in result.get("content") or []:
+        if block.get("type") == "text":
+            out.append(str(block.get("text", "")))
+        elif block.get("type") == "resource" and isinstance(block.get("resource"), dict) and "text" in block["resource"]:
+            out.append(str(block["resource"]["text"]))
+    return out
 
 
 def describe_targets(command: Sequence[str], url: Optional[str]) -> Target:

@@ -27,13 +27,18 @@ import json
 import re
 import statistics
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .. import tokens
 from ..config import Settings
-from ..model import Diagnostic, Level, Location
-from .calls import ProbeCall
+from ..model import Diagnostic
+from .calls import ID_NAME, PATH_NAME, ProbeCall, is_read_only
 from .client import ProbeRun, Reply
+from .disguise import Disguise, disguised_error
+from .origin import SERVER_ORIGIN, Origin, reply_origin
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .findings import Finding
 
 PROSE_PREFIXES = ("AEM1", "AEM2", "AEM3", "AEM4", "AEM5")
 STRUCTURAL = ("AEM401", "AEM403", "AEM404", "AEM601", "AEM602", "AEM603")
@@ -50,12 +55,6 @@ JSONSCHEMA_DUMP = re.compile(
 SCHEMA_DUMP = re.compile(
     r"""["'](?:properties|\$defs|definitions|additionalProperties|inputSchema|\$schema)["']\s*:"""
 )
-ERRORISH = re.compile(
-    r"^\W{0,3}(?:errors?|failed|failure|fail|invalid|unknown|cannot|can't|could not|couldn't|unable to|not found|"
-    r"no such|exception|denied|forbidden|unauthori[sz]ed|traceback)\b",
-    re.I,
-)
-TRACEBACK = re.compile(r"Traceback \(most recent call last\)")
 
 
 @dataclass
@@ -70,35 +69,63 @@ class Problem:
 
 @dataclass
 class Analysis:
-    """A reply with its token count (o200k_base) and the problems found in it."""
+    """A reply with its token count (o200k_base), the problems found in it, whose text it is
+    (`origin`), the argument the reply is about (`subject`, see `subject_argument`) and, for a success
+    reply that states an error, what says so (`disguise`)."""
 
     reply: Reply
     tokens: int
     problems: List[Problem] = field(default_factory=list)
+    origin: Origin = SERVER_ORIGIN
+    subject: str = ""
+    disguise: Optional[Disguise] = None
 
 
-def quote(text: str, width: int = 80) -> str:
-    """`text` on one line (newlines shown as \\n), cut to about `width` characters, in double quotes."""
-    flat = text.strip().replace("\r", "").replace("\n", "\\n")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n")
+
+
+def quote(text: str, width: int = 80, limit: int = 600) -> str:
+    """`text` on one line (newlines shown as \\n) in double quotes, kept up to the end of the sentence
+    that runs past `width` characters (so the sentence holding the problem stays whole), and cut only
+    past `limit` characters."""
+    flat = text.strip().replace("\r", "")
     if len(flat) > width:
-        flat = flat[: width - 1].rstrip() + "…"
-    return '"' + flat + '"'
+        end = _SENTENCE_END.search(flat, width)
+        cut = end.end() if end else len(flat)
+        if cut < len(flat):
+            flat = flat[:cut].rstrip() + " …"
+        if len(flat) > limit:
+            flat = flat[: limit - 1].rstrip() + "…"
+    return '"' + flat.replace("\n", "\\n") + '"'
 
 
 def looks_like_error(text: str) -> bool:
-    """True when a success reply's text reads as an error: it starts with an error word, holds a
-    Python traceback, or is a JSON object with an "error"/"errors" key."""
-    stripped = text.strip()
-    if not stripped:
-        return False
-    if stripped.startswith("{"):
-        try:
-            data = json.loads(stripped)
-        except ValueError:
-            data = None
-        if isinstance(data, dict):
-            return any(data.get(k) for k in ("error", "errors"))
-    return bool(ERRORISH.match(stripped.splitlines()[0]) or TRACEBACK.search(stripped))
+    """True when a success reply's text states an error (see `disguise.disguised_error`)."""
+    return disguised_error(text) is not None
+
+
+_EMPTY_DATA = re.compile(r"^(?:\[\s*\]|\{\s*\}|null|none|\"\"|''|)$", re.I)
+_ZERO_RESULTS = re.compile(r"^\W*(?:no|0|zero)\s+(?:\w+\s+){0,3}(?:results?|matches|items|entries|records|rows|found)\b|\bnot? (?:any )?(?:results?|matches)\b", re.I)
+
+
+def subject_argument(call: ProbeCall, text: str) -> str:
+    """The argument a reply is about: the one the call got wrong, unless the reply names (or echoes
+    the value of) exactly one other argument and not that one; e.g. a `range limit=51` call answered
+    "path 'example' does not exist" is about `path`, and so is an unknown-argument call that the
+    framework let through to the tool."""
+    if not call.argument:
+        return call.argument
+
+    def mentioned(name: str, value: object) -> bool:
+        if re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", text):
+            return True
+        shown = value if isinstance(value, str) else (json.dumps(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else "")
+        return len(shown) >= 3 and re.search(r"(?<![\w-])" + re.escape(shown) + r"(?![\w-])", text) is not None
+
+    if mentioned(call.argument, call.arguments.get(call.argument)):
+        return call.argument
+    others = [n for n, v in call.arguments.items() if n != call.argument and mentioned(n, v)]
+    return others[0] if len(others) == 1 else call.argument
 
 
 def strip_prefix(text: str) -> str:
@@ -114,10 +141,15 @@ class Analyzer:
     other rule options.
     """
 
-    def __init__(self, settings: Settings, enabled: Iterable[str], tools: Sequence[str] = ()) -> None:
+    def __init__(self, settings: Settings, enabled: Iterable[str], tools: Sequence[str] = (), listing: Sequence[Dict] = (),
+                 frameworks: Optional[Dict[str, str]] = None, server_version: str = "") -> None:
         self.settings = settings
         self.enabled = set(enabled)
         self.tools = tuple(tools)
+        self.read_only = {str(t.get("name", "")) for t in listing if is_read_only(t)}
+        self.required = {str(t.get("name", "")): set((t.get("inputSchema") or {}).get("required") or []) for t in listing}
+        self.frameworks = dict(frameworks or {})
+        self.server_version = server_version
         self.prose_codes = sorted(c for c in self.enabled if c.startswith(PROSE_PREFIXES) and c != "AEM401")
         options = settings.options_for("AEM401")
         self.max_tokens = int(options.get("max-message-tokens") or 120)
@@ -131,15 +163,27 @@ class Analyzer:
             return out
         call = reply.call
         text = reply.text
-        errorish = reply.outcome == "protocol-error" or reply.is_error or looks_like_error(text)
+        success = reply.outcome == "result" and not reply.is_error
+        out.disguise = disguised_error(text, reply.items) if success else None
+        out.subject = subject_argument(call, text)
+        errorish = reply.outcome == "protocol-error" or reply.is_error or out.disguise is not None
+        if reply.outcome == "protocol-error" or reply.is_error:
+            out.origin = reply_origin(text, self.frameworks, self.server_version)
         add = out.problems.append
-        if reply.outcome == "result" and not reply.is_error:
-            if looks_like_error(text):
-                add(Problem("AEM601", f"the reply reads as an error but is a success result (isError=false), so clients treat it as data: {quote(text)}",
-                            "Raise ToolError (MCPServer/FastMCP) or return CallToolResult with isError=true instead of returning the error text."))
+        if success:
+            accepted = self._accepted_wrong_value(call, text)
+            if out.disguise is not None:
+                shape = {"json-error-field": "a JSON error field", "json-status-field": "a JSON status field",
+                         "python-exception": "Python exception text", "statement": "its text"}[out.disguise.shape]
+                add(Problem("AEM601", f"the reply says the call failed ({shape}) but is a success result (isError=false), "
+                                      f"so clients treat it as data: {quote(out.disguise.evidence, 400)}",
+                            "Raise ToolError (MCPServer/FastMCP) or return CallToolResult with isError=true instead of returning the error as data."))
             elif call.malformed:
                 add(Problem("AEM601", f"the tool accepted a call that breaks its inputSchema and answered isError=false: {quote(text)}",
                             f"Validate `{call.argument}` and answer with a tool error (isError=true) naming the argument, the value sent and what is allowed."))
+            elif accepted:
+                add(Problem("AEM601", f"{accepted} and answered with data as a success (isError=false), so an agent takes it as the answer: {quote(text)}",
+                            f"Check `{call.argument}` and answer with a tool error (isError=true) that names the value sent and how to find a valid one."))
         if reply.outcome == "protocol-error":
             add(Problem("AEM602", f"the server answered with a JSON-RPC error (code {reply.code}) instead of an isError result; "
                         f"clients may never show it to the model: {quote(text)}",
@@ -160,8 +204,7 @@ class Analyzer:
             dump = "jsonschema"
         if dump:
             add(Problem("AEM404", f"the reply dumps a {dump} validation error ({count} tokens): {quote(text)}",
-                        "Answer with one line per error, `<argument>: <problem>; allowed: <values>` (pydantic: e.errors(include_url=False)); "
-                        "with FastMCP a middleware can rewrite ValidationError."))
+                        "Answer with one line per error, `<argument>: <problem>; allowed: <values>` (pydantic: e.errors(include_url=False))."))
         elif SCHEMA_DUMP.search(text):
             add(Problem("AEM403", f"the reply dumps a JSON schema ({count} tokens): {quote(text)}",
                         "Name the argument and what is allowed instead of the schema; the client already has the inputSchema from tools/list."))
@@ -178,6 +221,22 @@ class Analyzer:
         out.problems = [p for p in out.problems if p.code in self.enabled]
         return out
 
+    def _accepted_wrong_value(self, call: ProbeCall, text: str) -> str:
+        """What was wrong with a call that should have failed but got data back ("" when nothing, or
+        when the answer is empty or says there are no results): an id that does not exist, or an empty
+        required id or path, sent to a read-only tool."""
+        if call.tool not in self.read_only:
+            return ""
+        body = text.strip()
+        if _EMPTY_DATA.match(body) or _ZERO_RESULTS.search(body.splitlines()[0] if body else ""):
+            return ""
+        if call.kind == "unknown-id":
+            return f"the tool found something for an id that does not exist ({call.sent})"
+        if (call.kind == "empty-string" and call.argument in self.required.get(call.tool, ())
+                and (ID_NAME.search(call.argument) or PATH_NAME.search(call.argument))):
+            return f"the tool accepted an empty required `{call.argument}`"
+        return ""
+
     def _size(self, count: int, text: str) -> str:
         if self.max_chars is not None:
             if len(text) > int(self.max_chars):
@@ -193,10 +252,34 @@ class Analyzer:
 
         if not body.strip() or not self.prose_codes:
             return []
-        found = [Problem(f.code, f.message, f.suggestion) for f in check_text(body, select=self.prose_codes, tools=self.tools, settings=self.settings)]
+        text = EMPTY_ECHO.sub(r"\1(empty)\1", body)  # "Project '' not found" names the (empty) value it was sent
+        found = [Problem(f.code, f.message, f.suggestion) for f in check_text(text, select=self.prose_codes, tools=self.tools, settings=self.settings)]
         seen = {p.code for p in found}
-        found += [p for p in _context_findings(body, call, self.settings, self.prose_codes, self.tools) if p.code not in seen]
+        found += [p for p in _context_findings(text, call, self.settings, self.prose_codes, self.tools) if p.code not in seen]
+        for problem in found:
+            problem.message = whole_quotes(problem.message.replace("'(empty)'", "''").replace('"(empty)"', '""'), body)
         return found
+
+
+EMPTY_ECHO = re.compile(r"(?<![\w'\"])(['\"])\1(?![\w'\"])")
+"""An empty quoted value in a reply (`''`, `""`): the reply echoes an empty argument."""
+_CUT_QUOTE = re.compile(r'"([^"\n]{8,}?)…"')
+
+
+def whole_quotes(message: str, body: str) -> str:
+    """`message` with each quote the rules cut short ("Repository path '.' is outside the…") replaced
+    by the whole sentence of `body` it comes from."""
+    from .disguise import sentence_at
+
+    flat = body.strip()
+
+    def whole(match: "re.Match[str]") -> str:
+        start = flat.find(match.group(1).replace("\\n", "\n"))
+        if start < 0:
+            return match.group(0)
+        return '"' + sentence_at(flat, start + len(match.group(1)) - 1, 600).replace("\n", "\\n") + '"'
+
+    return _CUT_QUOTE.sub(whole, message)
 
 
 def _context_findings(text: str, call: ProbeCall, settings: Settings, codes: Sequence[str],
@@ -238,72 +321,26 @@ def _context_findings(text: str, call: ProbeCall, settings: Settings, codes: Seq
     return out
 
 
-def _signature(code: str, reply: Reply) -> str:
-    """What makes two findings of one code on one tool the same problem: nothing for the structural
-    codes, else the reply's first line without the values the call sent, quoted text and numbers."""
-    if code in STRUCTURAL:
-        return ""
-    text = strip_prefix(reply.text)
-    first = text.splitlines()[0] if text.strip() else ""
-    for value in reply.call.arguments.values():
-        if isinstance(value, str) and len(value) >= 3:
-            first = re.sub(r"(?<!\w)" + re.escape(value) + r"(?!\w)", "", first)
-    first = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`|\d+", "", first)
-    return " ".join(first.split())[:80]
-
-
-def server_uri(server: str, tool: str) -> str:
-    """The filename of a probe diagnostic: `mcp://<server>/<tool>` (spaces and slashes replaced)."""
-    clean = re.sub(r"[\s/]+", "-", server.strip()) or "server"
-    return f"mcp://{clean}/{tool}"
-
-
 def diagnostics(server: str, analyses: Sequence[Analysis]) -> List[Diagnostic]:
-    """One Diagnostic per (tool, code, kind of text), sorted; later calls with the same problem are
-    named in the first one's message ("also on: range limit=51, ...")."""
-    from ..registry import rule_catalog
+    """The Diagnostics of `findings.build` (grouped, sorted), for callers that need only those."""
+    from .findings import build
 
-    catalog = rule_catalog()
-    groups: Dict[Tuple[str, str, str], List[Tuple[Analysis, Problem]]] = {}
-    for analysis in analyses:
-        for problem in analysis.problems:
-            key = (analysis.reply.call.tool, problem.code, _signature(problem.code, analysis.reply))
-            groups.setdefault(key, []).append((analysis, problem))
-    out: List[Diagnostic] = []
-    for (tool, code, _sig), items in groups.items():
-        analysis, problem = items[0]
-        message = f"[{analysis.reply.call.label()}] {problem.message}"
-        if len(items) > 1:
-            others = ", ".join(a.reply.call.label() for a, _p in items[1:4])
-            more = f" and {len(items) - 4} more" if len(items) > 4 else ""
-            message += f" (also on: {others}{more})"
-        rule = catalog.get(code)
-        where = Location(1, 1)
-        out.append(Diagnostic(
-            code=code,
-            name=rule.name if rule else code,
-            message=message,
-            filename=server_uri(server, tool),
-            location=where,
-            end_location=where,
-            level=getattr(rule, "LEVEL", Level.WARNING) if rule else Level.WARNING,
-            suggestion=problem.suggestion,
-            url=rule.url if rule else "",
-            noqa_row=1,
-        ))
-    return sorted(out, key=Diagnostic.sort_key)
+    return [f.diagnostic for f in build(server, analyses)]
 
 
-def summary(run: ProbeRun, analyses: Sequence[Analysis], found: Sequence[Diagnostic]) -> str:
+def summary(run: ProbeRun, analyses: Sequence[Analysis], found: Sequence["Finding"], notes: Sequence[str] = ()) -> str:
     """The per-tool table (calls, isError rate, protocol errors, timeouts, median and max reply
-    tokens, findings), skipped tools, the worst reply of each tool with findings, and a closing line."""
+    tokens, findings), skipped tools (the tools --tools left out on one line), the worst reply of each
+    tool with findings, the state-changing tools that were called, `notes`, and a closing line."""
+    from .calls import NOT_SELECTED
+
     by_tool: Dict[str, List[Analysis]] = {}
     for analysis in analyses:
         by_tool.setdefault(analysis.reply.call.tool, []).append(analysis)
     per_tool_findings: Dict[str, int] = {}
-    for d in found:
-        tool = d.filename.rsplit("/", 1)[-1]
-        per_tool_findings[tool] = per_tool_findings.get(tool, 0) + 1
+    for finding in found:
+        for tool in finding.tools:
+            per_tool_findings[tool] = per_tool_findings.get(tool, 0) + 1
     header = ("tool", "calls", "isError", "protocol", "timeout", "median tok", "max tok", "findings")
     rows: List[Tuple[str, ...]] = []
     for tool, items in by_tool.items():
@@ -321,8 +358,12 @@ def summary(run: ProbeRun, analyses: Sequence[Analysis], found: Sequence[Diagnos
         ))
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = [_row(header, widths)] + [_row(r, widths) for r in rows]
+    unselected = [tool for tool, reason in run.skipped.items() if reason == NOT_SELECTED]
     for tool, reason in run.skipped.items():
-        lines.append(f"skipped {tool}: {reason}")
+        if reason != NOT_SELECTED:
+            lines.append(f"skipped {tool}: {reason}")
+    if unselected:
+        lines.append(f"not selected by --tools: {len(unselected)} tool{'s' if len(unselected) != 1 else ''} ({_names(unselected)})")
     worst = [(tool, _worst(items)) for tool, items in by_tool.items() if per_tool_findings.get(tool)]
     if worst:
         lines.append("worst reply per tool:")
@@ -333,20 +374,31 @@ def summary(run: ProbeRun, analyses: Sequence[Analysis], found: Sequence[Diagnos
     for analysis in analyses:
         if analysis.reply.outcome == "client-error":
             lines.append(f"note: {analysis.reply.call.tool} [{analysis.reply.call.label()}]: the client SDK rejected the reply ({analysis.reply.text})")
+    listed = {str(t.get("name", "")): t for t in run.tools}
+    changing = [tool for tool in by_tool if tool in listed and not is_read_only(listed[tool])]
+    if changing:
+        lines.append("state-changing tools called (not annotated readOnlyHint: true): "
+                     + ", ".join(f"{tool} ({len(by_tool[tool])} calls)" for tool in changing))
+    lines.extend(notes)
     if run.stopped:
         lines.append(f"note: {run.stopped}")
     calls = len(analyses)
     counter = "exact, tiktoken" if tokens.backend() == "tiktoken" else "estimated; install errlint[tiktoken] with a cached encoding for exact counts"
     if found:
-        codes = sorted({d.code for d in found})
+        codes = sorted({f.code for f in found})
         lines.append(
             f"Found {len(found)} finding{'s' if len(found) != 1 else ''} on {len(per_tool_findings)} of {len(by_tool)} tools "
             f"({calls} calls to {run.server}; reply sizes in o200k_base tokens, {counter}). "
             f"Run `errlint rule {codes[0]}` to see why and how to fix."
         )
-    else:
+    elif calls:
         lines.append(f"All replies passed! ({calls} calls to {len(by_tool)} tools of {run.server}; reply sizes in o200k_base tokens, {counter})")
     return "\n".join(lines) + "\n"
+
+
+def _names(names: Sequence[str], limit: int = 8) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 def _row(cells: Sequence[str], widths: Sequence[int]) -> str:

@@ -3,6 +3,8 @@
 - hang: sleeps for a minute on every call (a per-call timeout must cut it short);
 - crash: the process exits at once on every call (the probe must stop and report it);
 - echo: answers at once with its argument (a control).
+
+All three are annotated readOnlyHint: true (they change nothing), so the probe calls them by default.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import os
 import time
 
 from mcp.server.mcpserver import MCPServer
+from mcp.types import ToolAnnotations
 
 try:
     from _markers import called, started
@@ -19,7 +22,7 @@ except ImportError:  # run from elsewhere
 mcp = MCPServer("misc")
 
 
-@mcp.tool()
+@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))
 def hang(seconds: int = 60) -> str:
     """Sleep, then answer."""
     called("hang")
@@ -27,14 +30,14 @@ def hang(seconds: int = 60) -> str:
     return "done"
 
 
-@mcp.tool()
+@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))
 def crash(code: int = 3) -> str:
     """Exit the server process."""
     called("crash")
     os._exit(3)
 
 
-@mcp.tool()
+@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))
 def echo(text: str = "hi") -> str:
     """Answer with the text."""
     called("echo")
