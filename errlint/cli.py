@@ -267,8 +267,8 @@ def _add_noqa(result: RunResult, stdin_data: Optional[bytes] = None) -> None:
             total += count
             touched.append((display_name(r.path), count))
     for name, count in touched if stdin_data is None else ():
-        click.echo(f"{name}: added {count} noqa directive{'s' if count != 1 else ''}", err=True)
-    files = f" to {len(touched)} file{'s' if len(touched) != 1 else ''}" if stdin_data is None else ""
+        click.echo(f"{name}: added {count} noqa directive{'s' if count != 1 else ''}")
+    files = f" to {len(touched)} file{'s' if len(touched) != 1 else ''}" if stdin_data is None and touched else ""
     click.echo(f"Added {total} noqa directive{'s' if total != 1 else ''}{files}.", err=stdin_data is not None)
 
 
