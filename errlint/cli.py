@@ -160,7 +160,7 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
             click.echo(_fixed_list(fixed), err=source_out)
     if add_noqa:
         if fixing and not quiet:
-            click.echo(f"Fixed {len(fixed)} error{'s' if len(fixed) != 1 else ''} in {changed} file{'s' if changed != 1 else ''}.", err=True)
+            click.echo(f"Fixed {len(fixed)} error{'s' if len(fixed) != 1 else ''} in {changed} file{'s' if changed != 1 else ''}.", err=stdin)
         if stdin and changed:
             data = result.results[0].text.encode(_codec(result.results[0].encoding))
         _add_noqa(result, data if stdin else None)
@@ -374,7 +374,7 @@ def _show_settings(project, selection: Selection) -> None:
     for line in project.config_errors:
         click.echo(f"errlint: {line}", err=True)
     if project.config_errors:
-        click.echo("errlint: the config above is invalid; showing the defaults instead", err=True)
+        click.echo("errlint: showing the defaults instead of the invalid config; fix the problems above, then run `errlint --show-settings` again", err=True)
     config = shown_path(project.config_file) if project.config_file else "(none: defaults)"
     click.echo(f"config: {config}{' (invalid: defaults shown)' if project.config_errors else ''}")
     click.echo(f"project root: {project.root}{'' if project.anchored else ' (no pyproject.toml, errlint.toml, setup.cfg or .git above: the current directory)'}")

@@ -308,7 +308,7 @@ def _valid_patterns(patterns: Sequence[Tuple[str, str]], problems: _Problems) ->
         try:
             compile_pattern(pattern.lstrip("!"))
         except ValueError as exc:
-            problems.add(key, f"{exc}; see `Path patterns` in the README")
+            problems.add(key, str(exc))
 
 
 def _str_list(table: Dict[str, Any], key: str, problems: _Problems) -> List[str]:

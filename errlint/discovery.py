@@ -90,7 +90,7 @@ def compile_pattern(pattern: str):
     try:
         compiled = pathspec.GitIgnoreSpec.from_lines([pattern]).patterns
     except (ValueError, TypeError) as exc:
-        raise ValueError(f"{pattern!r} is not a valid gitignore-style pattern ({exc})") from None
+        raise ValueError(f"{pattern!r} is not a valid gitignore-style pattern ({exc}); fix or remove it") from None
     if not compiled or compiled[0].regex is None:
         raise ValueError(f"{pattern!r} matches no path (it is empty or a `#` comment); remove it")
     return compiled[0]

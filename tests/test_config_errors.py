@@ -73,7 +73,7 @@ def test_show_settings_works_while_the_config_is_broken(proj):
     result = separate().invoke(main, ["--show-settings"])
     assert result.exit_code == 2
     assert result.stderr.startswith("errlint: config pyproject.toml is not valid TOML (")
-    assert "showing the defaults instead" in result.stderr
+    assert "errlint: showing the defaults instead of the invalid config; fix the problems above" in result.stderr
     assert "config: pyproject.toml (invalid: defaults shown)\n" in result.stdout
     assert "select = None\n" in result.stdout
     assert "AEM101 on   on by default" in result.stdout
