@@ -18,7 +18,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from .config import ConfigError, Settings, detect_version_sources, find_config, read_table, settings_from_table, shown_path
 
 ROOT_MARKERS = ("pyproject.toml", "errlint.toml", ".errlint.toml", "setup.cfg", ".git")
-CACHE_NAME = ".errlint_cache"
 
 
 @dataclass
@@ -33,8 +32,9 @@ class Project:
 
     def cache_dir(self, override: Optional[str] = None) -> Path:
         """`--cache-dir`, else $ERRLINT_CACHE_DIR, else `.errlint_cache` in the root."""
-        chosen = override or os.environ.get("ERRLINT_CACHE_DIR")
-        return Path(chosen) if chosen else self.root / CACHE_NAME
+        from .cache import cache_root
+
+        return cache_root(str(self.root), override)
 
     def versions(self) -> Dict[str, Tuple[str, str]]:
         """{"mcp": (version, where it was read)}: the config's `mcp-version` wins over the root's files."""
