@@ -391,7 +391,14 @@ def _show_settings(project, selection: Selection) -> None:
     from . import tokens
 
     click.echo(f"token counter: {tokens.backend()}")
-    packs = load_packs(settings)
+    try:
+        packs = load_packs(settings)
+    except PackError as exc:  # shown, like a config problem; the rules below are errlint's own
+        from .packs import bundled
+
+        click.echo(f"errlint: {exc}", err=True)
+        project.config_errors.append(str(exc))
+        packs = bundled()
     rules, reasons = select_rules(settings, packs, selection.select, selection.extend_select, selection.ignore)
     click.echo("rules:")
     enabled = {r.code for r in rules}

@@ -1,8 +1,10 @@
 """Finds and validates `[tool.errlint]` (pyproject.toml) or `errlint.toml` into a frozen `Settings`.
 
 Discovery follows ruff: the closest `pyproject.toml` with a `[tool.errlint]` table, `errlint.toml` or
-`.errlint.toml`, walking up from the first path checked; no implicit merging. Every key is validated;
-an unknown key or a bad value raises `ConfigError`, which the CLI prints before exiting with status 2.
+`.errlint.toml`, walking up from the paths checked (`errlint.project` finds it, with the project
+root); no implicit merging. Every key is validated; all the problems of a file are raised together in
+one `ConfigError` (each naming the key and the file, with the close match), which the CLI prints
+before exiting with status 2.
 """
 from __future__ import annotations
 
@@ -216,9 +218,14 @@ class _Problems:
 def settings_from_table(table: Dict[str, Any], config: Path) -> Settings:
     """Validate a `[tool.errlint]` table and build `Settings`. Raises ConfigError naming every problem."""
     problems = _Problems(config)
+    pyproject = config.name == "pyproject.toml"
     for key in sorted(set(table) - set(KEYS)):
+        if not pyproject and key == "tool" and isinstance(table[key], dict) and "errlint" in table[key]:
+            problems.add("[tool.errlint]", f"{config.name} holds the settings at its top level; remove the `[tool.errlint]` "
+                                           "header (that table belongs in pyproject.toml)")
+            continue
         hint = close_match(key, KEYS) or f"; allowed keys: {', '.join(sorted(KEYS))}"
-        problems.add(key, f"unknown key {key!r} in [tool.errlint]{hint}")
+        problems.add(key, f"unknown key {key!r}{' in [tool.errlint]' if pyproject else ''}{hint}")
     base = config.parent.resolve()
     kw: Dict[str, Any] = {"project_root": str(base), "config_path": str(config.resolve())}
     selectors: List[Tuple[str, str]] = []

@@ -52,7 +52,7 @@ def test_every_problem_in_one_run(proj):
     assert result.exit_code == 2
     assert result.output.splitlines() == [
         "errlint: 4 problems in errlint.toml:",
-        "  `selct` in errlint.toml: unknown key 'selct' in [tool.errlint]; did you mean 'select'?",
+        "  `selct` in errlint.toml: unknown key 'selct'; did you mean 'select'?",
         "  `max-message-tokens` in errlint.toml: 0 is not allowed; use a positive integer (default 120)",
         "  `echo-width` in errlint.toml: 'wide' is not allowed; use a positive integer (default 80)",
         "  `ignore` in errlint.toml: 'vague-advise' matches no rule; did you mean 'vague-advice'?",
@@ -94,3 +94,20 @@ def test_a_cli_selector_gets_the_close_match_too(proj):
     result = run(["a.py", "--ignore", "vague-advise"])
     assert result.exit_code == 2
     assert "selector 'vague-advise' matches no rule; did you mean 'vague-advice'?" in result.output
+
+
+def test_a_tool_errlint_header_in_errlint_toml_is_explained(proj):
+    (proj / "errlint.toml").write_text('[tool.errlint]\nignore = ["AEM101"]\n')
+    result = run(["a.py"])
+    assert result.exit_code == 2
+    assert result.output.startswith(
+        "errlint: `[tool.errlint]` in errlint.toml: errlint.toml holds the settings at its top level; "
+        "remove the `[tool.errlint]` header (that table belongs in pyproject.toml)")
+
+
+def test_a_pack_that_does_not_load_leaves_show_settings_working(proj):
+    (proj / "errlint.toml").write_text('packs = ["missing-pack"]\n')
+    result = separate().invoke(main, ["--show-settings"])
+    assert result.exit_code == 2
+    assert "missing-pack" in result.stderr
+    assert "AEM101 on   on by default" in result.stdout
