@@ -18,7 +18,7 @@ from .config import ConfigError
 from .model import Diagnostic
 from .output import FORMATS, render
 from .packs import PackError
-from .runner import RunResult, Selection, check_paths, resolve_settings
+from .runner import RunResult, Selection, check_paths
 from .usage import fail, split_list as _split
 
 OUTPUT_FORMATS = tuple(FORMATS)
@@ -85,25 +85,35 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
           show_settings, show_files, ignore_noqa, add_noqa, fix, unsafe_fixes, diff, fix_only, show_fixes, exit_non_zero_on_fix,
           jobs, no_cache, cache_dir, quiet) -> None:
     """Check PATHS (files or directories; default: the current directory). Use `-` for stdin."""
+    from .project import load_project
+
     paths = paths or (".",)
+    stdin = paths == ("-",)
     overrides = {
         "exclude": tuple(_split(exclude)) or None,
         "extend_exclude": tuple(_split(extend_exclude)) or None,
         "respect_gitignore": respect_gitignore,
     }
     selection = Selection(_split(select) or None, _split(extend_select), _split(ignore))
+    if add_noqa and diff:
+        fail("--add-noqa writes files and --diff writes nothing; run `errlint --diff` first, then `errlint --add-noqa` (or `--fix --add-noqa`)")
+    fixing = fix or fix_only or diff
     try:
-        settings = resolve_settings([stdin_filename] if paths == ("-",) and stdin_filename else list(paths), config_path, isolated, overrides)
+        project = load_project([stdin_filename] if stdin and stdin_filename else list(paths), config_path, isolated, overrides,
+                               tolerant=show_settings)
+        settings = project.settings
         if show_settings:
-            _show_settings(settings, selection)
+            _show_settings(project, selection)
+            if project.config_errors:
+                sys.exit(2)
             return
-        fixing = fix or fix_only or diff
-        if paths == ("-",):
-            result = _check_stdin(settings, selection, stdin_filename, ignore_noqa)
+        if stdin:
+            result, data = _check_stdin(settings, selection, stdin_filename, ignore_noqa)
         else:
             result = check_paths(paths, settings, selection, force_exclude=force_exclude, ignore_noqa=ignore_noqa,
                                  jobs=jobs, use_cache=not no_cache and not show_files, cache_dir=cache_dir,
-                                 keep_text=fixing or add_noqa or output_format == "full")
+                                 keep_text=fixing or add_noqa or output_format == "full",
+                                 progress=None if quiet or show_files else _progress())
     except (ConfigError, PackError) as exc:
         fail(str(exc))
     if result.discovery.missing:
@@ -112,10 +122,7 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         for file in result.discovery.files:
             click.echo(str(file))
         return
-    if add_noqa:
-        _add_noqa(result)
-        return
-    if not result.discovery.files and not quiet and paths != ("-",):
+    if not result.discovery.files and not quiet and not stdin:
         found = result.discovery
         note = "errlint: no Python files to check under the given paths"
         if found.gitignored:
@@ -127,6 +134,8 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         click.echo(note, err=True)
     fixed: List[Diagnostic] = []
     changed = 0
+    # With stdin, stdout carries the source (fixed or annotated): every other line goes to stderr.
+    source_out = stdin and (fix or fix_only or add_noqa)
     if fixing:
         from .runner import fix_result, write_fixes
 
@@ -135,11 +144,9 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         changed = sum(1 for r in reports if r.fixed_text is not None)
         if diff:
             _emit(_diffs(reports), None)
+            click.echo(_diff_summary(reports), err=True)
             sys.exit(1 if changed else 0)
-        if paths == ("-",):
-            report = reports[0] if reports else None
-            click.echo(report.fixed_text if report and report.fixed_text is not None else (report.original or "") if report else "", nl=False)
-        else:
+        if not stdin:
             errors = write_fixes(reports, {r.path: r.encoding for r in result.results})
             for message in errors:
                 click.echo(f"errlint: {message}", err=True)
@@ -147,14 +154,29 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
                 sys.exit(2)
         for r, report in zip(result.results, reports):
             r.diagnostics = report.remaining
+            if report.fixed_text is not None:
+                r.text = report.fixed_text
         if show_fixes and fixed:
-            click.echo(_fixed_list(fixed), err=paths == ("-",))
-        if fix_only:
-            if not quiet:
-                click.echo(f"Fixed {len(fixed)} error{'s' if len(fixed) != 1 else ''} in {changed} file{'s' if changed != 1 else ''}.", err=paths == ("-",))
-            sys.exit(1 if exit_non_zero_on_fix and changed else 0)
+            click.echo(_fixed_list(fixed), err=source_out)
+    if add_noqa:
+        if fixing and not quiet:
+            click.echo(f"Fixed {len(fixed)} error{'s' if len(fixed) != 1 else ''} in {changed} file{'s' if changed != 1 else ''}.", err=stdin)
+        if stdin and changed:
+            data = result.results[0].text.encode(_codec(result.results[0].encoding))
+        _add_noqa(result, data if stdin else None)
+        if not (result.results and result.results[0].internal_error):
+            return
+        sys.exit(2)
+    if stdin and fixing:
+        r = result.results[0]
+        _write_source(data if r.text is None or not changed else r.text.encode(_codec(r.encoding)))
+    if fix_only:
+        if not quiet:
+            click.echo(f"Fixed {len(fixed)} error{'s' if len(fixed) != 1 else ''} in {changed} file{'s' if changed != 1 else ''}.", err=source_out)
+        internal = any(r.internal_error for r in result.results)
+        sys.exit(2 if internal else 1 if exit_non_zero_on_fix and changed else 0)
     diagnostics = sorted(result.diagnostics, key=Diagnostic.sort_key)
-    use_color = _use_color(color, output_file)
+    use_color = _use_color(color, output_file, source_out)
     if statistics:
         text = _statistics(diagnostics)
     else:
@@ -162,10 +184,12 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         from .engine import display_name
 
         text = render(output_format, diagnostics, color=use_color, sources=sources, files=[display_name(r.path) for r in result.results])
-    _emit(text, output_file)
+    _emit(text, output_file, err=source_out)
     machine = output_format not in ("concise", "full") and not statistics
     if not quiet and not machine:
-        click.echo(_summary(diagnostics, len(result.results), len(fixed) if fixing else None, unsafe_fixes), err=paths == ("-",) and fixing)
+        summary = _summary(diagnostics, len(result.results), len(fixed) if fixing else None, unsafe_fixes)
+        if summary:
+            click.echo(summary, err=source_out)
     internal = any(r.internal_error for r in result.results)
     if internal:
         sys.exit(2)
@@ -175,7 +199,9 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         sys.exit(1)  # files were rewritten: pre-commit and CI must see that something changed
 
 
-def _check_stdin(settings, selection: Selection, stdin_filename: Optional[str], ignore_noqa: bool) -> RunResult:
+def _check_stdin(settings, selection: Selection, stdin_filename: Optional[str], ignore_noqa: bool) -> Tuple[RunResult, bytes]:
+    """Check the bytes piped in. `--stdin-filename` names them for reports and config matching;
+    nothing is ever written to that file."""
     from .discovery import Discovery
     from .engine import check_file
     from .runner import build_run, registry_files
@@ -183,35 +209,67 @@ def _check_stdin(settings, selection: Selection, stdin_filename: Optional[str], 
     data = sys.stdin.buffer.read()
     name = stdin_filename or "-"
     run, reasons = build_run(settings, selection, registry_files(settings, []), ignore_noqa)
-    result = RunResult(discovery=Discovery(), settings=settings, reasons=reasons)
-    result.results.append(check_file(name, data, run))
-    return result
+    result = RunResult(discovery=Discovery(), settings=settings, reasons=reasons, run=run)
+    checked = check_file(name, data, run)
+    if checked.text is None and not checked.internal_error:
+        from .engine import _decode
+
+        checked.text = _decode(data, checked.encoding)
+    result.results.append(checked)
+    return result, data
 
 
-def _add_noqa(result: RunResult) -> None:
-    """Write `# noqa: CODES` on every line with a finding; idempotent (found lines are suppressed)."""
+def _codec(encoding: str) -> str:
+    from .runner import _codec as codec
+
+    return codec(encoding)
+
+
+def _write_source(data: bytes) -> None:
+    out = click.get_binary_stream("stdout")
+    out.write(data)
+    out.flush()
+
+
+def _progress():
+    """A progress reporter for stderr at a terminal (None elsewhere); see `errlint.progress`."""
+    from .progress import Progress
+
+    return Progress.for_terminal()
+
+
+def _add_noqa(result: RunResult, stdin_data: Optional[bytes] = None) -> None:
+    """Add `# noqa: CODES` on every line with a finding; idempotent (found lines are suppressed).
+
+    Files are rewritten in place; piped input (`-`) is printed on stdout instead (`stdin_data`
+    when no line needs a comment), and the count goes to stderr."""
+    from .engine import display_name
     from .fixes import write_atomic
     from .noqa import add_noqa
 
     total = 0
+    touched: List[Tuple[str, int]] = []
     for r in result.results:
         rows = {}
         for d in r.diagnostics:
             if d.code not in ("AEM000", "AEM001"):
                 rows.setdefault(d.location.row, []).append(d.code)
-        if not rows:
-            continue
         text = r.text if r.text is not None else _read(r.path)
-        if text is None:
-            continue
-        new, count = add_noqa(text, rows)
-        if count and new != text:
+        new, count = add_noqa(text, rows) if rows and text is not None else (text, 0)
+        if stdin_data is not None:
+            _write_source(new.encode(_codec(r.encoding)) if count else stdin_data)
+        elif count and new != text:
             try:
                 write_atomic(r.path, new, r.encoding)
             except OSError as exc:
                 fail(f"cannot write {r.path!r} ({exc.strerror}); check its permissions")
+        if count:
             total += count
-    click.echo(f"Added {total} noqa directive{'s' if total != 1 else ''}.")
+            touched.append((display_name(r.path), count))
+    for name, count in touched if stdin_data is None else ():
+        click.echo(f"{name}: added {count} noqa directive{'s' if count != 1 else ''}")
+    files = f" to {len(touched)} file{'s' if len(touched) != 1 else ''}" if stdin_data is None and touched else ""
+    click.echo(f"Added {total} noqa directive{'s' if total != 1 else ''}{files}.", err=stdin_data is not None)
 
 
 def _read(path: str) -> Optional[str]:
@@ -221,15 +279,15 @@ def _read(path: str) -> Optional[str]:
         return None
 
 
-def _use_color(flag: Optional[bool], output_file: Optional[str]) -> bool:
+def _use_color(flag: Optional[bool], output_file: Optional[str], err: bool = False) -> bool:
     if flag is not None:
         return flag
     if output_file or os.environ.get("NO_COLOR"):
         return False
-    return sys.stdout.isatty()
+    return (sys.stderr if err else sys.stdout).isatty()
 
 
-def _emit(text: str, output_file: Optional[str]) -> None:
+def _emit(text: str, output_file: Optional[str], err: bool = False) -> None:
     if output_file:
         path = Path(output_file)
         try:
@@ -237,7 +295,7 @@ def _emit(text: str, output_file: Optional[str]) -> None:
         except OSError as exc:
             fail(f"cannot write --output-file {output_file!r} ({exc.strerror}); pass a writable path")
     elif text:
-        click.echo(text, nl=False)
+        click.echo(text, nl=False, err=err)
 
 
 def _statistics(diagnostics: Sequence[Diagnostic]) -> str:
@@ -256,11 +314,15 @@ def _summary(diagnostics: Sequence[Diagnostic], files: int, fixed: Optional[int]
             return ""  # the "no Python files" note said it; "All checks passed!" would contradict it
         return f"All checks passed! ({plural(files, 'file')} checked)"
     n = len(diagnostics)
-    codes = sorted({d.code for d in diagnostics})
+    counts = Counter(d.code for d in diagnostics)
+    top = min(counts, key=lambda code: (-counts[code], code))  # the most frequent; the lowest code on a tie
     if fixed is not None:
         lines = [f"Found {plural(n + fixed, 'error')} ({fixed} fixed, {n} remaining)."]
     else:
-        lines = [f"Found {plural(n, 'error')} in {plural(files, 'file')}. Run `errlint rule {codes[0]}` to see why and how to fix, or add `# noqa: {codes[0]}` to accept one."]
+        lines = [f"Found {plural(n, 'error')}."]
+    if top not in ("AEM000", "AEM001"):
+        lead = f"{top} is the most frequent ({counts[top]}): run" if len(counts) > 1 else "Run"
+        lines.append(f"{lead} `errlint rule {top}` to see why and how to fix it, or add `# noqa: {top}` to accept one.")
     safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability.value == "safe")
     more = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability.value == "unsafe")
     if unsafe:
@@ -271,6 +333,15 @@ def _summary(diagnostics: Sequence[Diagnostic], files: int, fixed: Optional[int]
     elif more:
         lines.append(f"No fixes available with `--fix` ({more} hidden {'fix' if more == 1 else 'fixes'} can be enabled with `--unsafe-fixes`).")
     return "\n".join(lines)
+
+
+def _diff_summary(reports) -> str:
+    """`--diff`'s last line (stderr): how many fixes in how many files, as ruff says it."""
+    fixes = sum(len(r.fixed) for r in reports if r.fixed_text is not None)
+    files = sum(1 for r in reports if r.fixed_text is not None)
+    if not files:
+        return "No errors would be fixed."
+    return f"Would fix {fixes} error{'s' if fixes != 1 else ''} in {files} file{'s' if files != 1 else ''}."
 
 
 def _diffs(reports) -> str:
@@ -291,23 +362,44 @@ def _fixed_list(fixed: Sequence[Diagnostic]) -> str:
     return "Fixed:\n" + "".join(f"  {d.filename}:{d.location.row}:{d.location.column}: {d.code} {d.fix.title}\n" for d in fixed if d.fix)
 
 
-def _show_settings(settings, selection: Selection) -> None:
+def _show_settings(project, selection: Selection) -> None:
+    """The project, its config (or the config's problems, then the defaults) and every rule's state."""
     from dataclasses import fields
 
+    from .config import shown_path
     from .runner import load_packs
     from .registry import select_rules
 
-    packs = load_packs(settings)
-    rules, reasons = select_rules(settings, packs, selection.select, selection.extend_select, selection.ignore)
-    click.echo(f"config: {settings.config_path or '(none: defaults)'}")
-    click.echo(f"project root: {settings.project_root}")
+    settings = project.settings
+    for line in project.config_errors:
+        click.echo(f"errlint: {line}", err=True)
+    if project.config_errors:
+        click.echo("errlint: showing the defaults instead of the invalid config; fix the problems above, then run `errlint --show-settings` again", err=True)
+    config = shown_path(project.config_file) if project.config_file else "(none: defaults)"
+    click.echo(f"config: {config}{' (invalid: defaults shown)' if project.config_errors else ''}")
+    click.echo(f"project root: {project.root}{'' if project.anchored else ' (no pyproject.toml, errlint.toml, setup.cfg or .git above: the current directory)'}")
+    click.echo(f"cache: {project.cache_dir()}")
+    versions = project.versions()
+    for package in ("mcp", "fastmcp"):
+        version, source = versions.get(package, ("", ""))
+        shown = f"{version} (from {source})" if version else "not detected (no pin in uv.lock, poetry.lock, pdm.lock, requirements*.txt, pyproject.toml or setup.cfg at the root)"
+        click.echo(f"{package} version: {shown}")
     for f in fields(settings):
-        if f.name in ("config_path", "project_root"):
+        if f.name in ("config_path", "project_root", "project_is_repo"):
             continue
         click.echo(f"{f.name.replace('_', '-')} = {getattr(settings, f.name)!r}")
     from . import tokens
 
     click.echo(f"token counter: {tokens.backend()}")
+    try:
+        packs = load_packs(settings)
+    except PackError as exc:  # shown, like a config problem; the rules below are errlint's own
+        from .packs import bundled
+
+        click.echo(f"errlint: {exc}", err=True)
+        project.config_errors.append(str(exc))
+        packs = bundled()
+    rules, reasons = select_rules(settings, packs, selection.select, selection.extend_select, selection.ignore)
     click.echo("rules:")
     enabled = {r.code for r in rules}
     for code, reason in sorted(reasons.items()):
@@ -342,18 +434,17 @@ def rule(code: Optional[str], show_all: bool, output_format: str) -> None:
 
 
 @main.command()
+@click.argument("paths", nargs=-1, type=str)
 @click.option("--cache-dir", type=str, envvar="ERRLINT_CACHE_DIR", help="The cache directory to remove.")
-def clean(cache_dir: Optional[str]) -> None:
-    """Remove errlint's cache directory (the project's, found from the current directory)."""
+def clean(paths: Tuple[str, ...], cache_dir: Optional[str]) -> None:
+    """Remove the cache `errlint check PATHS` uses (default: the current directory's project):
+    `.errlint_cache` in the project root."""
     import shutil
 
-    from .cache import cache_root
+    from .project import load_project
 
-    try:
-        settings = resolve_settings(["."], None, False, {})
-    except (ConfigError, PackError) as exc:
-        fail(str(exc))
-    target = cache_root(settings.project_root, cache_dir)
+    project = load_project(list(paths) or ["."], tolerant=True)  # a broken config does not move the cache
+    target = project.cache_dir(cache_dir)
     if target.exists():
         shutil.rmtree(target, ignore_errors=True)
         click.echo(f"Removed {target}")

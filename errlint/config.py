@@ -1,8 +1,10 @@
 """Finds and validates `[tool.errlint]` (pyproject.toml) or `errlint.toml` into a frozen `Settings`.
 
 Discovery follows ruff: the closest `pyproject.toml` with a `[tool.errlint]` table, `errlint.toml` or
-`.errlint.toml`, walking up from the first path checked; no implicit merging. Every key is validated;
-an unknown key or a bad value raises `ConfigError`, which the CLI prints before exiting with status 2.
+`.errlint.toml`, walking up from the paths checked (`errlint.project` finds it, with the project
+root); no implicit merging. Every key is validated; all the problems of a file are raised together in
+one `ConfigError` (each naming the key and the file, with the close match), which the CLI prints
+before exiting with status 2.
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import re
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -39,7 +41,29 @@ SHOW = "run `errlint --show-settings PATH` to see the resolved settings"
 
 
 class ConfigError(ValueError):
-    """Invalid configuration; the message names the file, the key, what is allowed and the next step."""
+    """Invalid configuration; the message names the file, the key, what is allowed and the next step.
+
+    `errors` holds one line per problem: a config is validated whole, so one run reports them all."""
+
+    def __init__(self, message: str, errors: Optional[List[str]] = None):
+        super().__init__(message)
+        self.errors = list(errors) if errors else [message]
+
+
+def shown_path(path: Path) -> str:
+    """`path` as the user would type it: relative to the current directory when under it."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except (ValueError, OSError):
+        return str(path)
+
+
+def close_match(word: str, candidates: Iterable[str]) -> str:
+    """"; did you mean 'x'?" for the closest candidate, or "" when none is close."""
+    import difflib
+
+    found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f"; did you mean {found[0]!r}?" if found else ""
 
 
 @dataclass(frozen=True)
@@ -145,55 +169,88 @@ def _has_errlint_table(path: Path) -> bool:
 
 
 def load_settings(config: Optional[Path], root_hint: Optional[Path] = None) -> Settings:
-    """Settings from `config`; with no config, defaults whose project root is the enclosing git
-    checkout of `root_hint` (or `root_hint` itself outside git). Raises ConfigError."""
+    """Settings from `config`; with no config, defaults whose project root is the closest folder at
+    or above `root_hint` that holds a project marker (see `errlint.project`). Raises ConfigError
+    listing every problem of the file."""
     if config is None:
-        root = (root_hint or Path.cwd()).resolve()
-        if root.is_file():
-            root = root.parent
-        repo = next((d for d in [root, *root.parents] if (d / ".git").exists()), None)
-        return replace(Settings(), project_root=str(repo or root), project_is_repo=repo is not None)
+        from .project import find_root  # deferred: project imports this module
+
+        root, anchored = find_root([str(root_hint or Path.cwd())])
+        return replace(Settings(), project_root=str(root), project_is_repo=anchored)
+    return settings_from_table(read_table(config), config)
+
+
+def read_table(config: Path) -> Dict[str, Any]:
+    """The `[tool.errlint]` table of `config` (the whole file for errlint.toml). Raises ConfigError."""
+    where = shown_path(config)
     try:
         text = config.read_bytes().decode("utf-8")
         doc = tomllib.loads(text)
     except OSError as exc:
-        raise ConfigError(f"cannot read config {config}: {exc.strerror}; check the path and permissions") from None
+        raise ConfigError(f"cannot read config {where}: {exc.strerror}; check the path and permissions") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"config {config} is not valid TOML ({exc}); fix the syntax, then {SHOW}") from None
+        raise ConfigError(f"config {where} is not valid TOML ({exc}); fix the syntax, then {SHOW}") from None
     table = doc.get("tool", {}).get("errlint", {}) if config.name == "pyproject.toml" else doc
     if not isinstance(table, dict):
-        raise ConfigError(f"{config}: [tool.errlint] must be a table (got {type(table).__name__}); {SHOW}")
-    return settings_from_table(table, config)
+        raise ConfigError(f"[tool.errlint] in {where} must be a table (got {type(table).__name__}); {SHOW}")
+    return table
+
+
+class _Problems:
+    """Collects one line per config problem, each naming the key and the file."""
+
+    def __init__(self, config: Path):
+        self.where = shown_path(config)
+        self.lines: List[str] = []
+
+    def add(self, key: str, problem: str) -> None:
+        self.lines.append(f"`{key}` in {self.where}: {problem}")
+
+    def raise_if_any(self) -> None:
+        if not self.lines:
+            return
+        if len(self.lines) == 1:
+            raise ConfigError(f"{self.lines[0]}; {SHOW}", self.lines)
+        body = "\n".join(f"  {line}" for line in self.lines)
+        raise ConfigError(f"{len(self.lines)} problems in {self.where}:\n{body}\nFix them, then {SHOW}", self.lines)
 
 
 def settings_from_table(table: Dict[str, Any], config: Path) -> Settings:
-    """Validate a `[tool.errlint]` table and build `Settings`. Raises ConfigError."""
-    where = str(config)
-    unknown = sorted(set(table) - set(KEYS))
-    if unknown:
-        raise ConfigError(
-            f"{where}: unknown key {unknown[0]!r} in [tool.errlint]; allowed keys: {', '.join(sorted(KEYS))}; {SHOW}"
-        )
+    """Validate a `[tool.errlint]` table and build `Settings`. Raises ConfigError naming every problem."""
+    problems = _Problems(config)
+    pyproject = config.name == "pyproject.toml"
+    for key in sorted(set(table) - set(KEYS)):
+        if not pyproject and key == "tool" and isinstance(table[key], dict) and "errlint" in table[key]:
+            problems.add("[tool.errlint]", f"{config.name} holds the settings at its top level; remove the `[tool.errlint]` "
+                                           "header (that table belongs in pyproject.toml)")
+            continue
+        hint = close_match(key, KEYS) or f"; allowed keys: {', '.join(sorted(KEYS))}"
+        problems.add(key, f"unknown key {key!r}{' in [tool.errlint]' if pyproject else ''}{hint}")
     base = config.parent.resolve()
     kw: Dict[str, Any] = {"project_root": str(base), "config_path": str(config.resolve())}
+    selectors: List[Tuple[str, str]] = []
     for key in ("select", "extend-select", "ignore", "extend-ignore"):
         if key in table:
-            values = _str_list(table, key, where)
+            values = _str_list(table, key, problems)
             for value in values:
-                validate_selector(value, f"{where}: {key}")
+                if validate_selector(value, key, problems):
+                    selectors.append((key, value))
             attr = {"extend-ignore": "ignore"}.get(key, key.replace("-", "_"))
             kw[attr] = tuple(kw.get(attr, ())) + tuple(values) if attr == "ignore" else tuple(values)
     for key in ("per-file-ignores", "extend-per-file-ignores"):
         if key in table:
             value = table[key]
             if not isinstance(value, dict):
-                raise ConfigError(f"{where}: {key} must be a table of glob = [selectors]; {SHOW}")
+                problems.add(key, f"must be a table of glob = [selectors], got {type(value).__name__}")
+                continue
             pairs = []
             for glob, codes in value.items():
                 if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
-                    raise ConfigError(f"{where}: {key}.{glob!r} must be a list of selectors; {SHOW}")
+                    problems.add(f"{key}.{glob!r}", f"must be a list of selectors, got {codes!r:.60}")
+                    continue
                 for code in codes:
-                    validate_selector(code, f"{where}: {key}.{glob!r}")
+                    if validate_selector(code, f"{key}.{glob!r}", problems):
+                        selectors.append((f"{key}.{glob!r}", code))
                 pairs.append((glob, tuple(codes)))
             if key == "per-file-ignores":
                 kw["per_file_ignores"] = tuple(pairs)
@@ -201,106 +258,165 @@ def settings_from_table(table: Dict[str, Any], config: Path) -> Settings:
                 kw["per_file_ignores"] = tuple(kw.get("per_file_ignores", DEFAULT_PER_FILE_IGNORES)) + tuple(pairs)
     for key in ("exclude", "extend-exclude", "logger-objects", "tool-registry-extra", "extra-next-step-verbs", "state-vocabulary"):
         if key in table:
-            kw[key.replace("-", "_")] = tuple(_str_list(table, key, where))
+            kw[key.replace("-", "_")] = tuple(_str_list(table, key, problems))
+    patterns = [(key, p) for key in ("exclude", "extend-exclude") for p in kw.get(key.replace("-", "_"), ())]
+    patterns += [(key, glob) for key in ("per-file-ignores", "extend-per-file-ignores") if isinstance(table.get(key), dict) for glob in table[key]]
+    _valid_patterns(patterns, problems)
     if "packs" in table:
-        kw["packs"] = tuple(str((base / p).resolve()) for p in _str_list(table, "packs", where))
+        kw["packs"] = tuple(str((base / p).resolve()) for p in _str_list(table, "packs", problems))
     if "respect-gitignore" in table:
         if not isinstance(table["respect-gitignore"], bool):
-            raise ConfigError(f"{where}: respect-gitignore = {table['respect-gitignore']!r}; allowed: true or false; {SHOW}")
-        kw["respect_gitignore"] = table["respect-gitignore"]
+            problems.add("respect-gitignore", f"{table['respect-gitignore']!r:.60} is not allowed; use true or false")
+        else:
+            kw["respect_gitignore"] = table["respect-gitignore"]
     for key in ("max-message-tokens", "max-message-length", "max-listed-values", "echo-width"):
         if key in table:
-            kw[key.replace("-", "_")] = _positive_int(table, key, where)
+            number = _positive_int(table, key, problems)
+            if number is not None:
+                kw[key.replace("-", "_")] = number
     for key in ("mcp-version", "fastmcp-version"):
         if key in table:
             value = table[key]
             if not isinstance(value, str) or not re.fullmatch(r"\d+(\.\d+)*", value):
-                raise ConfigError(f"{where}: {key} = {value!r}; allowed: a version such as \"2.3.0\"; {SHOW}")
-            kw[key.replace("-", "_")] = value
+                problems.add(key, f"{value!r:.60} is not allowed; use a version such as \"2.3.0\"")
+            else:
+                kw[key.replace("-", "_")] = value
     if "profiles" in table:
-        kw["profiles"] = _profiles(table["profiles"], where)
+        kw["profiles"] = _profiles(table["profiles"], problems)
     if "rules" in table:
-        kw["rule_options"] = _rule_options(table["rules"], where)
+        kw["rule_options"] = _rule_options(table["rules"], problems)
+    _known_selectors(selectors, kw.get("packs", ()), problems)
+    problems.raise_if_any()
     return Settings(**kw)
 
 
-def _str_list(table: Dict[str, Any], key: str, where: str) -> List[str]:
+def _known_selectors(selectors: Sequence[Tuple[str, str]], packs: Sequence[str], problems: _Problems) -> None:
+    """Each well-formed selector must match a rule (of errlint or of the config's phrase packs)."""
+    if not selectors:
+        return
+    from .packs import PackError, bundled_pack_files, load, user_pack_files  # deferred: cycle
+    from .registry import rule_catalog, selector_matches
+
+    try:
+        catalog = rule_catalog(load(bundled_pack_files() + user_pack_files(Path(p) for p in packs)) if packs else None)
+    except PackError:
+        return  # the pack's own error is reported when the run loads it
+    words = list(catalog) + [r.name for r in catalog.values()]
+    for key, selector in selectors:
+        if not any(selector_matches(selector, r) for r in catalog.values()):
+            hint = close_match(selector, words) or "; run `errlint rule --all` for the list"
+            problems.add(key, f"{selector!r} matches no rule{hint}")
+
+
+def _valid_patterns(patterns: Sequence[Tuple[str, str]], problems: _Problems) -> None:
+    from .discovery import compile_pattern  # deferred: discovery imports this module
+
+    for key, pattern in patterns:
+        try:
+            compile_pattern(pattern.lstrip("!"))
+        except ValueError as exc:
+            problems.add(key, str(exc))
+
+
+def _str_list(table: Dict[str, Any], key: str, problems: _Problems) -> List[str]:
     value = table[key]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: {key} = {value!r:.80}; allowed: {KEYS[key]}; {SHOW}")
+        problems.add(key, f"{value!r:.80} is not allowed; use a {KEYS[key]}")
+        return []
     return value
 
 
-def _positive_int(table: Dict[str, Any], key: str, where: str) -> int:
+def _positive_int(table: Dict[str, Any], key: str, problems: _Problems) -> Optional[int]:
     value = table[key]
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ConfigError(f"{where}: {key} = {value!r:.80}; allowed: {KEYS[key]}; {SHOW}")
+        problems.add(key, f"{value!r:.80} is not allowed; use {KEYS[key]}")
+        return None
     return value
 
 
-def _profiles(value: Any, where: str) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
+def _rule_words() -> List[str]:
+    from .registry import rule_catalog  # deferred: the registry imports this module
+
+    catalog = rule_catalog()
+    return list(catalog) + [r.name for r in catalog.values()]
+
+
+def _profiles(value: Any, problems: _Problems) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
     from .registry import resolve_code  # deferred: the registry imports this module
 
     if not isinstance(value, dict):
-        raise ConfigError(f"{where}: profiles must be a table of CODE = [profiles], got {type(value).__name__}; {SHOW}")
+        problems.add("profiles", f"must be a table of CODE = [profiles], got {type(value).__name__}")
+        return ()
     out = []
     for code, profiles in value.items():
         resolved = resolve_code(code)
         if resolved is None:
-            raise ConfigError(f"{where}: profiles.{code}: no rule has that code or name; run `errlint rule --all` for the list")
+            hint = close_match(code, _rule_words()) or "; run `errlint rule --all` for the list"
+            problems.add(f"profiles.{code}", f"no rule has the code or name {code!r}{hint}")
+            continue
         if not isinstance(profiles, list) or not all(p in PROFILES for p in profiles):
-            raise ConfigError(f"{where}: profiles.{code} = {profiles!r:.80}; allowed: a list drawn from {', '.join(PROFILES)}; {SHOW}")
+            problems.add(f"profiles.{code}", f"{profiles!r:.80} is not allowed; use a list drawn from {', '.join(PROFILES)}")
+            continue
         out.append((resolved, tuple(profiles)))
     return tuple(out)
 
 
-def _rule_options(value: Any, where: str) -> Tuple[Tuple[str, Tuple[Tuple[str, Any], ...]], ...]:
+def _rule_options(value: Any, problems: _Problems) -> Tuple[Tuple[str, Tuple[Tuple[str, Any], ...]], ...]:
     from .registry import rule_class  # deferred: the registry imports this module
 
     if not isinstance(value, dict):
-        raise ConfigError(f"{where}: rules must be a table of CODE = {{option = value}}, got {type(value).__name__}; {SHOW}")
+        problems.add("rules", f"must be a table of CODE = {{option = value}}, got {type(value).__name__}")
+        return ()
     out = []
     for code, options in value.items():
         found = rule_class(code)
         if found is None:
-            raise ConfigError(f"{where}: rules.{code}: no rule has that code or name; run `errlint rule --all` for the list")
+            hint = close_match(code, _rule_words()) or "; run `errlint rule --all` for the list"
+            problems.add(f"rules.{code}", f"no rule has the code or name {code!r}{hint}")
+            continue
         if not isinstance(options, dict):
-            raise ConfigError(f"{where}: rules.{code} must be a table of option = value (got {type(options).__name__}); {SHOW}")
+            problems.add(f"rules.{code}", f"must be a table of option = value, got {type(options).__name__}")
+            continue
         rule_code = found.CODE if isinstance(found, type) else found.code
         allowed = getattr(found, "OPTIONS", {})
+        good = True
         for name, option_value in options.items():
             if name not in allowed:
                 listed = ", ".join(sorted(allowed)) or "none"
-                raise ConfigError(f"{where}: rules.{code}.{name} is not an option of {rule_code}; allowed: {listed}; run `errlint rule {rule_code}`")
-            _check_option(rule_code, name, allowed[name].kind, option_value, where)
-        out.append((rule_code, tuple(options.items())))
+                hint = close_match(name, allowed) or f"; allowed: {listed}"
+                problems.add(f"rules.{code}.{name}", f"{rule_code} has no option {name!r}{hint}; run `errlint rule {rule_code}`")
+                good = False
+            elif not _option_ok(allowed[name].kind, option_value):
+                problems.add(f"rules.{code}.{name}", f"{option_value!r:.80} is not allowed; use a {allowed[name].kind} (see `errlint rule {rule_code}`)")
+                good = False
+        if good:
+            out.append((rule_code, tuple(options.items())))
     return tuple(out)
 
 
-def _check_option(code: str, name: str, kind: str, value: Any, where: str) -> None:
-    ok = {
+def _option_ok(kind: str, value: Any) -> bool:
+    return {
         "int": isinstance(value, int) and not isinstance(value, bool) and value > 0,
         "str": isinstance(value, str),
         "bool": isinstance(value, bool),
         "list[str]": isinstance(value, list) and all(isinstance(v, str) for v in value),
     }.get(kind, True)
-    if not ok:
-        raise ConfigError(f"{where}: rules.{code}.{name} = {value!r:.80}; allowed: {kind}; run `errlint rule {code}`")
 
 
 SELECTOR = re.compile(r"^(ALL|[A-Z]{1,3}[0-9]{0,3}|[a-z][a-z0-9-]*)$")
 
 
-def validate_selector(selector: str, where: str) -> None:
-    """Raise ConfigError unless `selector` has the shape of ALL, a code or prefix, or a rule name.
+def validate_selector(selector: str, key: str, problems: _Problems) -> bool:
+    """Whether `selector` has the shape of ALL, a code or prefix, or a rule name (else one problem).
 
-    Whether it matches a rule is checked once the phrase packs are loaded (`registry.select_rules`).
+    Whether it matches a rule is checked once the phrase packs are known (`_known_selectors`).
     """
-    if not SELECTOR.match(selector):
-        raise ConfigError(
-            f"{where}: invalid selector {selector!r}; allowed: ALL, a code or prefix such as AEM101 or AEM1, "
-            "or a rule name such as generic-failure-message; run `errlint rule --all` for the list"
-        )
+    if SELECTOR.match(selector):
+        return True
+    hint = close_match(selector.upper() if selector[:1].isupper() else selector.lower(), _rule_words())
+    problems.add(key, f"{selector!r} is not a selector{hint or ''}; use ALL, a code or prefix such as AEM101 or AEM1, "
+                      "or a rule name such as generic-failure-message (`errlint rule --all` lists them)")
+    return False
 
 
 def detect_versions(root: Path) -> Dict[str, str]:
@@ -309,7 +425,15 @@ def detect_versions(root: Path) -> Dict[str, str]:
     Returns {"mcp": "2.3.0", ...}: exact versions from lock files and `==` pins, ">=2.1" for lower
     bounds; a package with no readable version is absent. Only files at the project root are read.
     """
-    found: Dict[str, str] = {}
+    return {name: version for name, (version, _) in detect_version_sources(root).items()}
+
+
+VERSION_FILES = ("uv.lock", "poetry.lock", "pdm.lock", "pylock.toml", "requirements*.txt", "pyproject.toml", "setup.cfg")
+
+
+def detect_version_sources(root: Path) -> Dict[str, Tuple[str, str]]:
+    """`detect_versions` with the file each version was read from: {"mcp": ("2.3.0", "uv.lock")}."""
+    found: Dict[str, Tuple[str, str]] = {}
     for lock in ("uv.lock", "poetry.lock", "pdm.lock", "pylock.toml"):
         path = root / lock
         if path.is_file():
@@ -320,18 +444,18 @@ def detect_versions(root: Path) -> Dict[str, str]:
             for package in doc.get("package", doc.get("packages", [])):
                 name = str(package.get("name", "")).lower()
                 if name in ("mcp", "fastmcp") and "version" in package:
-                    found.setdefault(name, str(package["version"]))
-    texts: List[str] = []
+                    found.setdefault(name, (str(package["version"]), lock))
+    texts: List[Tuple[str, str]] = []
     for path in sorted(root.glob("requirements*.txt")) + [root / "pyproject.toml", root / "setup.cfg"]:
         if path.is_file():
             try:
-                texts.append(path.read_text("utf-8", errors="replace"))
+                texts.append((path.name, path.read_text("utf-8", errors="replace")))
             except OSError:
                 continue
-    for text in texts:
+    for source, text in texts:
         for name in ("mcp", "fastmcp"):
             match = re.search(rf"(?m)(?:^|[\"'\s])({name})\s*(?:\[[^\]]*\])?\s*(==|>=|~=|>)\s*([0-9][0-9.]*)", text)
             if match:
                 exact = match.group(2) == "=="
-                found.setdefault(name, match.group(3) if exact else ">=" + match.group(3))
+                found.setdefault(name, (match.group(3) if exact else ">=" + match.group(3), source))
     return found

@@ -1,20 +1,20 @@
 """Which files to check: Python files under the given paths, minus excludes and .gitignore'd files.
 
-Rules (ruff's): files passed explicitly are always checked unless `--force-exclude` is given;
-`exclude`/`extend-exclude` patterns without a slash match any path component's name, patterns with
-a slash match the path relative to the project root, so a checkout under `/ci/build/...` is not
-skipped because `build` is excluded; `.gitignore` files (and `.git/info/exclude`) are honoured when
-`respect-gitignore` is on. Symbolic links are not followed out of the given roots (a path given
+Rules (ruff's): files and folders passed explicitly are always checked unless `--force-exclude` is
+given (for files); `exclude`/`extend-exclude` patterns have gitignore semantics relative to the
+project root (`compile_pattern`), so a checkout under `/ci/build/...` is not skipped because `build`
+is excluded; `.gitignore` files (and `.git/info/exclude`) are honoured when `respect-gitignore` is
+on, for what is found below the paths given, even when a .gitignore above ignores the path itself. Symbolic links are not followed out of the given roots (a path given
 explicitly is checked wherever it points). A broken or looping link named `*.py` is kept, so that
 checking it reports AEM001; FIFOs, sockets and devices named `*.py` are skipped (reading one can block).
 """
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from functools import lru_cache
+from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import pathspec
@@ -36,58 +36,84 @@ class Discovery:
 
 
 class Excluder:
-    """Matches paths against exclude patterns relative to the project root."""
+    """Matches paths against the exclude patterns, with gitignore semantics, relative to the project root."""
 
     def __init__(self, settings: Settings):
         self.root = Path(settings.project_root or ".").resolve()
         self.patterns = tuple(settings.exclude) + tuple(settings.extend_exclude)
-        names = [p.rstrip("/") for p in self.patterns if "/" not in p.rstrip("/")]
-        self.paths = [p.rstrip("/") for p in self.patterns if "/" in p.rstrip("/")]
-        # one compiled regex for all name patterns: the walk asks about every entry it meets
-        self.name_regex = re.compile("|".join(f"(?:{fnmatch.translate(n)})" for n in names)) if names else None
+        self.compiled = [(pattern, compile_pattern(pattern)) for pattern in self.patterns]
+        self.negated = any(p.include is False for _, p in self.compiled)
+        # one regex for all patterns (none negated): the walk asks about every entry it meets
+        self.entry_regex = None
+        if not self.negated and self.compiled:
+            self.entry_regex = re.compile("|".join(f"(?:{_plain(p.regex.pattern)})" for _, p in self.compiled if p.regex is not None))
+
+    def _rel(self, path: Path, is_dir: bool) -> str:
+        try:
+            rel = _resolve(path).relative_to(self.root).as_posix()
+        except ValueError:
+            rel = path.absolute().as_posix().lstrip("/")
+        return rel + "/" if is_dir else rel
 
     def excluded(self, path: Path) -> Optional[str]:
-        """The pattern that excludes `path` (any component of it), or None."""
-        try:
-            rel = PurePosixPath(_resolve(path).relative_to(self.root).as_posix())
-        except ValueError:
-            rel = PurePosixPath(path.as_posix())
-        if self.name_regex is not None:
-            for part in rel.parts:
-                if self.name_regex.match(part):
-                    return self._name_pattern(part)
-        return self._path_pattern(str(rel))
+        """The pattern that excludes `path` (or a folder above it, up to the root), or None."""
+        rel = self._rel(path, path.is_dir())
+        hit: Optional[str] = None
+        for pattern, compiled in self.compiled:
+            if compiled.regex is not None and compiled.regex.match(rel):
+                hit = pattern if compiled.include else None
+        return hit
 
-    def excluded_entry(self, path: Path, name: str) -> bool:
-        """During a walk: the parents were already let through, so only the entry's own name and
-        its path (for patterns with a slash) need checking."""
-        if self.name_regex is not None and self.name_regex.match(name):
-            return True
-        if not self.paths:
-            return False
+    def excluded_entry(self, path: Path, name: str, is_dir: bool = False) -> bool:
+        """During a walk: the parents were already let through (and a path given explicitly is
+        checked whatever its folders are called), so only the entry itself is matched."""
         try:
             rel = path.absolute().relative_to(self.root).as_posix()
         except ValueError:
-            rel = path.as_posix()
-        return self._path_pattern(rel) is not None
+            rel = path.absolute().as_posix().lstrip("/")
+        rel = rel + "/" if is_dir else rel
+        if self.entry_regex is not None:
+            return self.entry_regex.fullmatch(rel) is not None
+        hit = False
+        for _, compiled in self.compiled:
+            if compiled.regex is not None and compiled.regex.fullmatch(rel):
+                hit = bool(compiled.include)
+        return hit
 
-    def _name_pattern(self, part: str) -> Optional[str]:
-        for pattern in self.patterns:
-            if "/" not in pattern.rstrip("/") and fnmatch.fnmatch(part, pattern.rstrip("/")):
-                return pattern
-        return None
 
-    def _path_pattern(self, text: str) -> Optional[str]:
-        for clean in self.paths:
-            if fnmatch.fnmatch(text, clean) or fnmatch.fnmatch(text, clean + "/*") or text.startswith(clean + "/"):
-                return clean
-        return None
+@lru_cache(maxsize=4096)
+def compile_pattern(pattern: str):
+    """One exclude or per-file-ignores pattern, compiled with gitignore semantics (pathspec): `*`
+    stays within a folder, `**` crosses folders, a pattern with no slash (or only a trailing one)
+    matches at any depth, one with a slash is anchored at the project root, a trailing slash
+    matches folders only, and a leading `!` negates. Raises ValueError for an invalid pattern."""
+    try:
+        compiled = pathspec.GitIgnoreSpec.from_lines([pattern]).patterns
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{pattern!r} is not a valid gitignore-style pattern ({exc}); fix or remove it") from None
+    if not compiled or compiled[0].regex is None:
+        raise ValueError(f"{pattern!r} matches no path (it is empty or a `#` comment); remove it")
+    return compiled[0]
+
+
+def path_matches(pattern: str, rel: str) -> bool:
+    """Whether `rel` (a path relative to the project root) or a folder above it matches `pattern`
+    (a leading `!` is part of the pattern: see `compile_pattern`)."""
+    compiled = compile_pattern(pattern.lstrip("!"))
+    return compiled.regex is not None and compiled.regex.match(rel) is not None
+
+
+def _plain(regex: str) -> str:
+    """A pathspec regex without its named groups, so several can be joined into one."""
+    return re.sub(r"\(\?P<[a-zA-Z_][a-zA-Z0-9_]*>", "(?:", regex)
 
 
 class GitIgnore:
     """`.gitignore` files from the walk root down, plus `.git/info/exclude` of the enclosing repo."""
 
-    def __init__(self, start: Path):
+    def __init__(self, start: Path, explicit: bool = False):
+        """`explicit`: `start` is a folder the user named, checked even if the .gitignore files
+        above it ignore it (as ruff does); their patterns still apply to what is found below it."""
         self.specs: Dict[Path, pathspec.PathSpec] = {}
         repo = _repo_root(start)
         self.repo = repo
@@ -98,6 +124,10 @@ class GitIgnore:
             here = start.resolve()
             for directory in [repo, *[p for p in reversed(here.parents) if _is_under(p, repo) and p != repo], here]:
                 self._add(directory, directory / ".gitignore")
+            if explicit:
+                for directory in list(self.specs):
+                    if directory != here:
+                        self.specs[directory] = _below(self.specs[directory], directory, here)
 
     def _add(self, directory: Path, file: Path) -> None:
         if directory in self.specs and file.name == ".gitignore" and (directory / ".gitignore") != file:
@@ -125,6 +155,16 @@ class GitIgnore:
             if check.include is not None:
                 result = bool(check.include)
         return result
+
+
+def _below(spec: pathspec.PathSpec, directory: Path, start: Path) -> pathspec.PathSpec:
+    """`spec` (of a .gitignore in `directory`, above `start`) without the patterns that ignore
+    `start` or a folder between them: those would hide the whole folder the user asked for."""
+    rel = start.relative_to(directory).parts
+    folders = ["/".join(rel[:n]) + "/" for n in range(1, len(rel) + 1)]
+    kept = [p for p in spec.patterns
+            if not p.include or p.regex is None or not any(p.regex.match(folder) for folder in folders)]
+    return pathspec.GitIgnoreSpec(kept)
 
 
 def _repo_root(start: Path) -> Optional[Path]:
@@ -184,7 +224,7 @@ def discover(paths: Sequence[str], settings: Settings, force_exclude: bool = Fal
 
 
 def _walk(root: Path, settings: Settings, excluder: Excluder, result: Discovery) -> Iterable[Path]:
-    gitignore = GitIgnore(root) if settings.respect_gitignore else None
+    gitignore = GitIgnore(root, explicit=True) if settings.respect_gitignore else None
     real_root = root.resolve()
     stack = [root]
     out: List[Path] = []
@@ -219,7 +259,7 @@ def _walk(root: Path, settings: Settings, excluder: Excluder, result: Discovery)
                         continue
                     if is_dir:
                         continue  # the tree itself is walked; linked directories would repeat it
-            if excluder.excluded_entry(path, entry.name):
+            if excluder.excluded_entry(path, entry.name, is_dir):
                 result.excluded += 1
                 continue
             if gitignore is not None and gitignore.ignored(_resolve(path) if not is_link else Path(os.path.abspath(path)), is_dir):

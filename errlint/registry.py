@@ -8,7 +8,6 @@ longer prefix beats a shorter one; on a tie `ignore` wins), so `select = ["AEM1"
 """
 from __future__ import annotations
 
-import fnmatch
 import os
 from pathlib import PurePosixPath
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
@@ -55,6 +54,10 @@ def _matches(selector: str, rule: Rule) -> int:
     return len(selector) + 1 if rule.code.startswith(selector) else 0
 
 
+def selector_matches(selector: str, rule: Rule) -> bool:
+    return _matches(selector, rule) > 0
+
+
 def select_rules(settings: Settings, packs: Packs, cli_select: Optional[Sequence[str]] = None,
                  cli_extend: Sequence[str] = (), cli_ignore: Sequence[str] = ()) -> Tuple[List[Rule], Dict[str, str]]:
     """The enabled rules (instantiated with their options and profiles) and why each rule is on or off.
@@ -68,8 +71,11 @@ def select_rules(settings: Settings, packs: Packs, cli_select: Optional[Sequence
     ignore = list(settings.ignore) + list(cli_ignore)
     for selector in (select or []) + extend + ignore:
         if not any(_matches(selector, r) for r in catalog.values()):
+            from .config import close_match
+
+            hint = close_match(selector, list(catalog) + [r.name for r in catalog.values()])
             raise ConfigError(
-                f"selector {selector!r} matches no rule; use ALL, a code or prefix such as AEM101 or AEM1, "
+                f"selector {selector!r} matches no rule{hint or ''}; use ALL, a code or prefix such as AEM101 or AEM1, "
                 "or a rule name; run `errlint rule --all` for the list"
             )
     enabled: List[Rule] = []
@@ -108,13 +114,17 @@ def select_rules(settings: Settings, packs: Packs, cli_select: Optional[Sequence
 
 
 def ignored_for(path: str, settings: Settings) -> List[str]:
-    """Selectors that `per-file-ignores` applies to `path` (relative to the project root)."""
+    """Selectors that `per-file-ignores` applies to `path` (relative to the project root), matched
+    with gitignore semantics (`discovery.compile_pattern`); `!pattern` applies to the paths that
+    do not match."""
+    from .discovery import path_matches  # deferred: discovery imports config, which imports this lazily
+
     rel = _relative(path, settings.project_root)
     out: List[str] = []
     for glob, codes in settings.per_file_ignores:
         negate = glob.startswith("!")
         pattern = glob[1:] if negate else glob
-        hit = fnmatch.fnmatch(rel, pattern) or fnmatch.fnmatch(PurePosixPath(rel).name, pattern) and "/" not in pattern
+        hit = path_matches(pattern, rel)
         if hit != negate:
             out.extend(codes)
     return out

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .config import ConfigError, Settings, find_config, load_settings
+from .config import Settings
 from .discovery import Discovery, discover
 from .engine import FileResult, RunContext, check_file, project_registry, project_versions
 from .model import Diagnostic
@@ -41,30 +41,10 @@ class RunResult:
 
 
 def resolve_settings(paths: Sequence[str], config: Optional[str], isolated: bool, overrides: Dict[str, object]) -> Settings:
-    """Find and load the config for `paths` (or `config`), then apply CLI overrides. Raises ConfigError."""
-    from dataclasses import replace
+    """The settings of the project of `paths` (see `errlint.project`), with CLI overrides. Raises ConfigError."""
+    from .project import load_project
 
-    start = Path(paths[0]) if paths and paths[0] != "-" else Path.cwd()
-    if isolated:
-        settings = load_settings(None, _root_hint(paths))
-    elif config:
-        path = Path(config)
-        if not path.is_file():
-            raise ConfigError(f"config file {config!r} does not exist; pass an existing pyproject.toml or errlint.toml to --config")
-        settings = load_settings(path)
-    else:
-        found = find_config(start if start.exists() else Path.cwd())
-        settings = load_settings(found, _root_hint(paths))
-    clean = {k: v for k, v in overrides.items() if v is not None}
-    return replace(settings, **clean) if clean else settings
-
-
-def _root_hint(paths: Sequence[str]) -> Path:
-    real = [os.path.abspath(p) for p in paths if p != "-" and os.path.exists(p)]
-    if not real:
-        return Path.cwd()
-    common = os.path.commonpath(real)
-    return Path(common) if os.path.isdir(common) else Path(common).parent
+    return load_project(paths, config, isolated, overrides).settings
 
 
 def load_packs(settings: Settings) -> Packs:
@@ -96,16 +76,17 @@ def registry_files(settings: Settings, files: Sequence[Path]) -> List[Path]:
 
 def check_paths(paths: Sequence[str], settings: Settings, selection: Selection, force_exclude: bool = False,
                 ignore_noqa: bool = False, jobs: Optional[int] = None, use_cache: bool = True,
-                cache_dir: Optional[str] = None, keep_text: bool = False) -> RunResult:
+                cache_dir: Optional[str] = None, keep_text: bool = False, progress=None) -> RunResult:
     """Check every Python file under `paths`; results come back in discovery order whatever the
-    scheduling. `keep_text` keeps each file's text on its result (needed to apply fixes)."""
+    scheduling. `keep_text` keeps each file's text on its result (needed to apply fixes);
+    `progress` (an `errlint.progress.Progress`) is told of each file checked."""
     from .cache import Cache, cache_root, run_key
 
     found = discover(paths, settings, force_exclude)
     run, reasons = build_run(settings, selection, registry_files(settings, found.files), ignore_noqa)
     cache = Cache(cache_root(settings.project_root, cache_dir), run_key(run)) if use_cache else None
     result = RunResult(discovery=found, settings=settings, reasons=reasons, run=run)
-    result.results = check_files(found.files, run, jobs, cache, keep_text)
+    result.results = check_files(found.files, run, jobs, cache, keep_text, progress)
     if cache is not None:
         cache.save()
     return result
@@ -115,7 +96,8 @@ PARALLEL_MIN_FILES = 24
 PARALLEL_MIN_BYTES = 400_000
 
 
-def check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cache=None, keep_text: bool = False) -> List[FileResult]:
+def check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cache=None, keep_text: bool = False,
+                progress=None) -> List[FileResult]:
     """Check `files` (cache first, then the rest in a process pool when the run is big enough)."""
     from .cache import file_hash
 
@@ -140,10 +122,18 @@ def check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cac
         pending.append((index, str(path)))
     workers = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     size = sum(_size(p) for _, p in pending) if workers > 1 and len(pending) >= PARALLEL_MIN_FILES else 0
+    if progress is not None:
+        progress.start(len(pending))
     if workers == 1 or len(pending) < PARALLEL_MIN_FILES or size < PARALLEL_MIN_BYTES:
-        done = [(i, _check_path(p, run, keep_text)) for i, p in pending]
+        done = []
+        for i, p in pending:
+            done.append((i, _check_path(p, run, keep_text)))
+            if progress is not None:
+                progress.advance()
     else:
-        done = _parallel(pending, run, workers, keep_text)
+        done = _parallel(pending, run, workers, keep_text, progress)
+    if progress is not None:
+        progress.finish()
     for index, (result, digest) in done:
         results[index] = result
         if cache is not None and digest:
@@ -221,7 +211,8 @@ def _worker_check(path: str) -> Tuple[FileResult, str]:
     return _check_path(path, _Worker.run, _Worker.keep_text)
 
 
-def _parallel(pending: List[Tuple[int, str]], run: RunContext, workers: int, keep_text: bool) -> List[Tuple[int, Tuple[FileResult, str]]]:
+def _parallel(pending: List[Tuple[int, str]], run: RunContext, workers: int, keep_text: bool,
+              progress=None) -> List[Tuple[int, Tuple[FileResult, str]]]:
     """Check files in a process pool, in batches; a worker that dies marks its file AEM000."""
     import concurrent.futures as cf
     from concurrent.futures.process import BrokenProcessPool
@@ -234,7 +225,11 @@ def _parallel(pending: List[Tuple[int, str]], run: RunContext, workers: int, kee
         context = multiprocessing.get_context()
         lock = context.Lock()
         with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(run, keep_text, lock)) as pool:
-            out = list(pool.map(_worker_check, paths, chunksize=chunk))
+            out = []
+            for checked in pool.map(_worker_check, paths, chunksize=chunk):
+                out.append(checked)
+                if progress is not None:
+                    progress.advance()
         return [(i, r) for (i, _), r in zip(pending, out)]
     except BrokenProcessPool:
         return [(i, _isolated(p, run, keep_text)) for i, p in pending]

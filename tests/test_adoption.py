@@ -20,7 +20,7 @@ def test_add_noqa_is_idempotent_and_keeps_existing_codes(tmp_project):
     path = tmp_project / "a.py"
     path.write_text(BAD + 'x = """\nAn error occurred"""\nraise ValueError(x)  # noqa: E501\nraise RuntimeError("Something went wrong")  # noqa: E999\n')
     first = run(["--add-noqa", "a.py"])
-    assert first.output.strip() == "Added 3 noqa directives."
+    assert first.output.strip() == "a.py: added 3 noqa directives\nAdded 3 noqa directives to 1 file."
     text = path.read_text()
     assert 'raise RuntimeError("An unexpected error occurred.")  # noqa: AEM101\n' in text
     assert 'An error occurred"""  # noqa: AEM101\n' in text

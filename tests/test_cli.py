@@ -28,7 +28,7 @@ def test_concise_output_and_exit_1(tmp_project):
     assert result.exit_code == 1
     first = result.output.splitlines()[0]
     assert first == 'bad.py:1:20: AEM101 generic message "An unexpected error occurred." names no input, value or next step'
-    assert "Found 1 error in 1 file." in result.output
+    assert "Found 1 error.\n" in result.output
     assert "errlint rule AEM101" in result.output
 
 
