@@ -484,7 +484,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     for rule, finding in findings:
         subject = finding.subject
         sink = subject.node if subject is not None else None
-        start, end = locator.span(finding.anchor, sink)
+        start, end = locator.within_sink(finding.anchor, subject)
         row, col = locator.position(start)
         end_row, end_col = locator.position(end)
         if not run.ignore_noqa and (suppressions.file_suppresses(finding.code) or suppressions.suppresses(finding.code, row)):
@@ -628,6 +628,34 @@ class Locator:
             first = max(self.text.find(code), 0)
             return (first, first + len(code))
         return _trim_parens(anchor, found[0], found[1], self.module)
+
+    def within_sink(self, anchor, message=None) -> Tuple[int, int]:
+        """(start, end) of `anchor`, kept inside the sink of `message` so that a finding sits at the
+        sink's line (where `# noqa` goes), never at a module constant or variable its text came from:
+        when the anchor lies outside the sink, the first of the message's literals inside it is used,
+        else its message expression, else the sink itself."""
+        sink = message.node if message is not None else None
+        start, end = self.span(anchor, sink)
+        if sink is None or isinstance(anchor, tuple):
+            return start, end
+        region = self.region(sink)
+        if region is None or region[0] <= start and end <= region[1]:
+            return start, end
+        candidates = [p.literal for t in message.templates for p in t.pieces] + [message.expr, sink]
+        for node in candidates:
+            if node is None:
+                continue
+            at = self.span(node, sink)
+            if region[0] <= at[0] and at[1] <= region[1]:
+                return at
+        return start, end
+
+    def region(self, node) -> Optional[Tuple[int, int]]:
+        """(start, end) of a sink node, or None when it cannot be placed."""
+        found = self._region(node)
+        if found is None:
+            found = self._all_offsets(node).get(id(node))
+        return found
 
     def _only(self, code: str, lo: int = 0, hi: Optional[int] = None) -> Optional[int]:
         """Where `code` starts when it occurs exactly once in text[lo:hi], else None."""
