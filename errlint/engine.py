@@ -343,10 +343,32 @@ def _compile_problem(data: bytes) -> Optional[Tuple[Diagnostic, bool]]:
     if not isinstance(first, SyntaxError):  # pragma: no cover - any other compiler failure still becomes AEM001
         return _aem001(f"Python cannot compile the file ({type(first).__name__}: {first})"[:200], 1, 1), False
     reason = first.msg or "invalid syntax"
-    row = first.lineno or 1
+    row, col = first.lineno or 1, first.offset or 1
+    if reason.startswith("EOF while scanning triple-quoted"):  # Python 3.9 reports the end of the file
+        row, col, reason = _unterminated_string(text, row, col, reason)
+    elif reason.startswith("Missing parentheses in call to "):  # 3.9 points past the statement, 3.10+ at its name
+        line = re.split(r"\r\n|\r|\n", text)[row - 1] if row <= text.count("\n") + 1 else ""
+        name = re.search(r"\b(?:print|exec)\b", line)
+        if name is not None and name.start() < col:
+            col = name.start() + 1
     grammar_only = (type(first) is SyntaxError and not any(s in reason for s in _NESTING_LIMITS)
                     and _newer_hint(text, row) and not _parses(text))
-    return _aem001(reason, row, first.offset or 1), grammar_only
+    return _aem001(reason, row, col), grammar_only
+
+
+def _unterminated_string(text: str, row: int, col: int, reason: str) -> Tuple[int, int, str]:
+    """Where an unterminated triple-quoted string starts, in Python 3.10+'s words: 3.9 places the
+    error past the end of the file, where no editor can jump to."""
+    try:
+        for _ in tokenize.generate_tokens(io.StringIO(text).readline):
+            pass
+    except tokenize.TokenError as exc:
+        if len(exc.args) > 1 and "string" in str(exc.args[0]):
+            start_row, start_col = exc.args[1]
+            return start_row, start_col + 1, f"unterminated triple-quoted string literal (detected at line {row})"
+    except (SyntaxError, ValueError):
+        pass
+    return row, col, reason
 
 
 # Text of the constructs `_newer_syntax_on` looks for (f/t-strings, `type X =`, `def f[T]`, `match`,

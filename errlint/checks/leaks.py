@@ -9,7 +9,7 @@ from typing import Iterable
 from typing import Optional
 
 from ..fixes import replace_in_piece
-from ..model import ENV_DUMP, HOME_PATH, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
+from ..model import ENV_DUMP, EXCEPTION, HOME_PATH, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
 from .base import CONTENT_SINKS, FileContext, Option, Rule
 
 LITERAL_SECRETS = re.compile(
@@ -165,6 +165,13 @@ class CredentialPathInMessage(Rule):
                 if holder.has(HOME_PATH):
                     if message.profile == "log" and WORKING_DIRECTORY.search(holder.detail or holder.expr) and not _names_credential_store(holder.expr, ctx):
                         continue  # the working directory in the operator's own log: not a home path
+                    if holder.has(EXCEPTION):
+                        yield self.finding(
+                            message,
+                            f"the message shows `{holder.expr}`, an OSError whose text holds the home-directory path it failed on (`{holder.detail}`)",
+                            "Show `exc.strerror` and the `~` form of the path, or name the setting/command that fixes it.",
+                        )
+                        return
                     yield self.finding(
                         message,
                         f"the message shows an absolute home or working-directory path (`{holder.detail or holder.expr}`)",
