@@ -372,8 +372,8 @@ def _unterminated_string(text: str, row: int, col: int, reason: str) -> Tuple[in
 
 
 # Text of the constructs `_newer_syntax_on` looks for (f/t-strings, `type X =`, `def f[T]`, `match`,
-# `except*`), near Python's error: only then is libcst asked to parse a file Python rejects.
-_NEWER_TEXT = re.compile(r"""(?i:\b[rb]?[ft][rb]?["'])|^\s*type\s+\w|\b(?:def|class)\s+\w+\s*\[|^\s*(?:match|case)\b|\bexcept\s*\*""", re.M)
+# `except*`, `except A, B:`), near Python's error: only then is libcst asked to parse a file Python rejects.
+_NEWER_TEXT = re.compile(r"""(?i:\b[rb]?[ft][rb]?["'])|^\s*type\s+\w|\b(?:def|class)\s+\w+\s*\[|^\s*(?:match|case)\b|\bexcept\s*\*|^\s*except\s+[\w.]+\s*,""", re.M)
 
 
 def _newer_hint(text: str, row: int) -> bool:
@@ -394,13 +394,27 @@ def _newer_syntax_on(module: cst.Module, row: int) -> bool:
     newer = [(3, 10, "Match"), (3, 11, "TryStar"), (3, 12, "FormattedString"), (3, 12, "TypeAlias"),
              (3, 12, "TypeParameters"), (3, 14, "TemplatedString")]
     kinds = tuple(getattr(cst, n) for major, minor, n in newer if sys.version_info < (major, minor) and hasattr(cst, n))
-    if not kinds:
+    bare_except_tuples = sys.version_info < (3, 14)
+    if not kinds and not bare_except_tuples:
         return False
     try:
         positions = cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     except RecursionError:
         return False
-    return any(isinstance(node, kinds) and where.start.line <= row <= where.end.line for node, where in positions.items())
+    return any((isinstance(node, kinds) or bare_except_tuples and _pep758_except(node)) and where.start.line <= row <= where.end.line
+               for node, where in positions.items())
+
+
+def _pep758_except(node: cst.CSTNode) -> bool:
+    """`except A, B:` without brackets (PEP 758, Python 3.14). Python 2's `except E, e:` (a class and
+    a lower-case name to bind) is not: it is old code, not new."""
+    if not isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) or node.name is not None:
+        return False
+    types = node.type
+    if not isinstance(types, cst.Tuple) or types.lpar:
+        return False
+    values = [el.value for el in types.elements]
+    return not (len(values) == 2 and isinstance(values[1], cst.Name) and values[1].value[:1].islower())
 
 
 def _parses(text: str) -> bool:
