@@ -8,7 +8,8 @@ closing quotes covers a finding reported on line 3), while inside brackets every
 (`# noqa: AEM1` covers AEM101). One deliberate difference: a multi-line f-string is one group on
 every Python (flake8 on 3.12+ splits it at line breaks inside replacement fields, since 3.12 tokenizes
 f-strings piece by piece), so a `# noqa` after it works as it does on 3.11.
-A line starting with `# flake8: noqa` skips the whole file; errlint adds `# errlint: noqa` (whole file) and `# errlint: noqa: AEM101,AEM2` (those codes, whole file).
+A line starting with `# flake8: noqa` skips the whole file; errlint adds `# errlint: noqa` (whole
+file) and `# errlint: noqa: AEM101,AEM2` (those codes, whole file).
 """
 from __future__ import annotations
 
