@@ -343,15 +343,37 @@ def _compile_problem(data: bytes) -> Optional[Tuple[Diagnostic, bool]]:
     if not isinstance(first, SyntaxError):  # pragma: no cover - any other compiler failure still becomes AEM001
         return _aem001(f"Python cannot compile the file ({type(first).__name__}: {first})"[:200], 1, 1), False
     reason = first.msg or "invalid syntax"
-    row = first.lineno or 1
+    row, col = first.lineno or 1, first.offset or 1
+    if reason.startswith("EOF while scanning triple-quoted"):  # Python 3.9 reports the end of the file
+        row, col, reason = _unterminated_string(text, row, col, reason)
+    elif reason.startswith("Missing parentheses in call to "):  # 3.9 points past the statement, 3.10+ at its name
+        line = re.split(r"\r\n|\r|\n", text)[row - 1] if row <= text.count("\n") + 1 else ""
+        name = re.search(r"\b(?:print|exec)\b", line)
+        if name is not None and name.start() < col:
+            col = name.start() + 1
     grammar_only = (type(first) is SyntaxError and not any(s in reason for s in _NESTING_LIMITS)
                     and _newer_hint(text, row) and not _parses(text))
-    return _aem001(reason, row, first.offset or 1), grammar_only
+    return _aem001(reason, row, col), grammar_only
+
+
+def _unterminated_string(text: str, row: int, col: int, reason: str) -> Tuple[int, int, str]:
+    """Where an unterminated triple-quoted string starts, in Python 3.10+'s words: 3.9 places the
+    error past the end of the file, where no editor can jump to."""
+    try:
+        for _ in tokenize.generate_tokens(io.StringIO(text).readline):
+            pass
+    except tokenize.TokenError as exc:
+        if len(exc.args) > 1 and "string" in str(exc.args[0]):
+            start_row, start_col = exc.args[1]
+            return start_row, start_col + 1, f"unterminated triple-quoted string literal (detected at line {row})"
+    except (SyntaxError, ValueError):
+        pass
+    return row, col, reason
 
 
 # Text of the constructs `_newer_syntax_on` looks for (f/t-strings, `type X =`, `def f[T]`, `match`,
-# `except*`), near Python's error: only then is libcst asked to parse a file Python rejects.
-_NEWER_TEXT = re.compile(r"""(?i:\b[rb]?[ft][rb]?["'])|^\s*type\s+\w|\b(?:def|class)\s+\w+\s*\[|^\s*(?:match|case)\b|\bexcept\s*\*""", re.M)
+# `except*`, `except A, B:`), near Python's error: only then is libcst asked to parse a file Python rejects.
+_NEWER_TEXT = re.compile(r"""(?i:\b[rb]?[ft][rb]?["'])|^\s*type\s+\w|\b(?:def|class)\s+\w+\s*\[|^\s*(?:match|case)\b|\bexcept\s*\*|^\s*except\s+[\w.]+\s*,""", re.M)
 
 
 def _newer_hint(text: str, row: int) -> bool:
@@ -372,7 +394,8 @@ def _newer_syntax_on(module: cst.Module, row: int) -> bool:
     newer = [(3, 10, "Match"), (3, 11, "TryStar"), (3, 12, "FormattedString"), (3, 12, "TypeAlias"),
              (3, 12, "TypeParameters"), (3, 14, "TemplatedString")]
     kinds = tuple(getattr(cst, n) for major, minor, n in newer if sys.version_info < (major, minor) and hasattr(cst, n))
-    if not kinds:
+    bare_except_tuples = sys.version_info < (3, 14)
+    if not kinds and not bare_except_tuples:
         return False
     try:
         positions = cst.MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
@@ -380,8 +403,21 @@ def _newer_syntax_on(module: cst.Module, row: int) -> bool:
         return False
     # CPython before 3.12 reports an f-string's error at a line near it, not on it (the closing
     # parenthesis of the call that holds it, say), so a construct within two lines counts.
-    return any(isinstance(node, kinds) and where.start.line - 2 <= row <= where.end.line + 2
+    return any((isinstance(node, kinds) or bare_except_tuples and _pep758_except(node))
+               and where.start.line - 2 <= row <= where.end.line + 2
                for node, where in positions.items())
+
+
+def _pep758_except(node: cst.CSTNode) -> bool:
+    """`except A, B:` without brackets (PEP 758, Python 3.14). Python 2's `except E, e:` (a class and
+    a lower-case name to bind) is not: it is old code, not new."""
+    if not isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) or node.name is not None:
+        return False
+    types = node.type
+    if not isinstance(types, cst.Tuple) or types.lpar:
+        return False
+    values = [el.value for el in types.elements]
+    return not (len(values) == 2 and isinstance(values[1], cst.Name) and values[1].value[:1].islower())
 
 
 def _parses(text: str) -> bool:
@@ -487,7 +523,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     for rule, finding in findings:
         subject = finding.subject
         sink = subject.node if subject is not None else None
-        start, end = locator.span(finding.anchor, sink)
+        start, end = locator.within_sink(finding.anchor, subject)
         row, col = locator.position(start)
         end_row, end_col = locator.position(end)
         if not run.ignore_noqa and (suppressions.file_suppresses(finding.code) or suppressions.suppresses(finding.code, row)):
@@ -631,6 +667,34 @@ class Locator:
             first = max(self.text.find(code), 0)
             return (first, first + len(code))
         return _trim_parens(anchor, found[0], found[1], self.module)
+
+    def within_sink(self, anchor, message=None) -> Tuple[int, int]:
+        """(start, end) of `anchor`, kept inside the sink of `message` so that a finding sits at the
+        sink's line (where `# noqa` goes), never at a module constant or variable its text came from:
+        when the anchor lies outside the sink, the first of the message's literals inside it is used,
+        else its message expression, else the sink itself."""
+        sink = message.node if message is not None else None
+        start, end = self.span(anchor, sink)
+        if sink is None or isinstance(anchor, tuple):
+            return start, end
+        region = self.region(sink)
+        if region is None or region[0] <= start and end <= region[1]:
+            return start, end
+        candidates = [p.literal for t in message.templates for p in t.pieces] + [message.expr, sink]
+        for node in candidates:
+            if node is None:
+                continue
+            at = self.span(node, sink)
+            if region[0] <= at[0] and at[1] <= region[1]:
+                return at
+        return start, end
+
+    def region(self, node) -> Optional[Tuple[int, int]]:
+        """(start, end) of a sink node, or None when it cannot be placed."""
+        found = self._region(node)
+        if found is None:
+            found = self._all_offsets(node).get(id(node))
+        return found
 
     def _only(self, code: str, lo: int = 0, hi: Optional[int] = None) -> Optional[int]:
         """Where `code` starts when it occurs exactly once in text[lo:hi], else None."""

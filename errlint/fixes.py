@@ -47,6 +47,8 @@ def escape(text: str, quote: str, prefix: str, style: str) -> Optional[str]:
         text = text.replace("{", "{{").replace("}", "}}")
     elif style == "percent":
         text = text.replace("%", "%%")
+    if "b" in prefix.lower() and not text.isascii():
+        return None  # a bytes literal holds ASCII characters only
     raw = "r" in prefix.lower()
     needs = "\\" in text or "\n" in text or (quote[0] in text)
     if raw and needs:

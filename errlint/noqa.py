@@ -5,8 +5,11 @@ in the text of the reported line's *noqa group*. Groups are the runs of physical
 NEWLINE tokens, so a triple-quoted string spanning lines 3-5 forms one group (a `# noqa` after its
 closing quotes covers a finding reported on line 3), while inside brackets every line stands alone
 (a `# noqa` on a closing `)` does not cover the lines above it). Codes match by prefix
-(`# noqa: AEM1` covers AEM101). A line starting with `# flake8: noqa` skips the whole file; errlint
-adds `# errlint: noqa` (whole file) and `# errlint: noqa: AEM101,AEM2` (those codes, whole file).
+(`# noqa: AEM1` covers AEM101). One deliberate difference: a multi-line f-string is one group on
+every Python (flake8 on 3.12+ splits it at line breaks inside replacement fields, since 3.12 tokenizes
+f-strings piece by piece), so a `# noqa` after it works as it does on 3.11.
+A line starting with `# flake8: noqa` skips the whole file; errlint adds `# errlint: noqa` (whole
+file) and `# errlint: noqa: AEM101,AEM2` (those codes, whole file).
 """
 from __future__ import annotations
 
@@ -130,23 +133,81 @@ def _covered(code: str, codes: FrozenSet[str]) -> bool:
     return code in codes or code.startswith(tuple(codes))
 
 
+# Python 3.12+ tokenizes an f-string (3.14+ a t-string) as START, middles and fields, END, with an NL
+# token after each line break inside a replacement field; before 3.12 the whole literal is one STRING.
+_STRING_STARTS = frozenset(getattr(tokenize, n) for n in ("FSTRING_START", "TSTRING_START") if hasattr(tokenize, n))
+_STRING_ENDS = frozenset(getattr(tokenize, n) for n in ("FSTRING_END", "TSTRING_END") if hasattr(tokenize, n))
+
+
 def _noqa_groups(text: str, line_count: int) -> Dict[int, Tuple[int, int]]:
-    """flake8's `_noqa_line_mapping`: line -> (first, last) of its group; {} when tokenizing fails."""
+    """flake8's `_noqa_line_mapping`: line -> (first, last) of its group.
+
+    A line break inside an f-string's replacement field does not end a group, so a multi-line
+    f-string is one group on every Python, as its single STRING token makes it before 3.12. When
+    the running Python cannot tokenize the file (newer syntax: PEP 701 f-strings before 3.12), the
+    groups come from libcst's string literals instead (`_literal_groups`).
+    """
     out: Dict[int, Tuple[int, int]] = {}
     lo, hi = line_count + 2, -1
+    depth = 0
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):
             if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
                 continue
+            if tok.type == tokenize.ERRORTOKEN:  # this Python's tokenizer does not know the syntax
+                return _literal_groups(text)
+            if tok.type in _STRING_STARTS:
+                depth += 1
+            elif tok.type in _STRING_ENDS:
+                depth -= 1
             lo = min(lo, tok.start[0])
             hi = max(hi, tok.end[0])
-            if tok.type in (tokenize.NL, tokenize.NEWLINE):
+            if tok.type in (tokenize.NL, tokenize.NEWLINE) and depth == 0:
                 for row in range(lo, hi + 1):
                     out[row] = (lo, hi)
                 lo, hi = line_count + 2, -1
     except (tokenize.TokenError, SyntaxError, IndentationError):
-        return {}
+        return _literal_groups(text)
     return out
+
+
+def string_spans(text: str) -> List[Tuple[int, int]]:
+    """(first, last) physical lines of every string literal that spans lines, outermost first,
+    from libcst (which reads PEP 701 f-strings on any Python); [] when libcst cannot parse `text`."""
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+        positions = wrapper.resolve(PositionProvider)
+    except Exception:  # not parseable or too deeply nested: no spans known
+        return []
+    kinds = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString) + tuple(
+        getattr(cst, n) for n in ("TemplatedString",) if hasattr(cst, n))
+    spans = [(p.start.line, p.end.line) for node, p in positions.items() if isinstance(node, kinds) and p.end.line > p.start.line]
+    return sorted(set(spans), key=lambda s: (s[0], -s[1]))
+
+
+def _literal_groups(text: str) -> Dict[int, Tuple[int, int]]:
+    """Groups when tokenize fails: each multi-line string literal is one group, other lines stand alone."""
+    out: Dict[int, Tuple[int, int]] = {}
+    for first, last in string_spans(text):
+        for row in range(first, last + 1):
+            lo, hi = out.get(row, (first, last))
+            out[row] = (min(lo, first), max(hi, last))
+    return out
+
+
+def _outside_literals(row: int, spans: List[Tuple[int, int]]) -> int:
+    """The first line at or after `row` whose end is not inside a string literal (an f-string's
+    replacement field included): a comment written there is a comment on every Python."""
+    moved = True
+    while moved:
+        moved = False
+        for first, last in spans:
+            if first <= row < last:
+                row, moved = last, True
+    return row
 
 
 def add_noqa(text: str, rows_codes: Dict[int, List[str]]) -> Tuple[str, int]:
@@ -156,9 +217,10 @@ def add_noqa(text: str, rows_codes: Dict[int, List[str]]) -> Tuple[str, int]:
     group, where flake8 looks. Returns the new text and how many comments were added or extended.
     """
     suppressions = Suppressions(text)
+    spans = string_spans(text) if rows_codes else []
     targets: Dict[int, set] = {}
     for row, codes in rows_codes.items():
-        targets.setdefault(suppressions.group(row)[1], set()).update(codes)
+        targets.setdefault(_outside_literals(suppressions.group(row)[1], spans), set()).update(codes)
     lines = physical_lines(text)
     changed = 0
     for row, codes in sorted(targets.items()):

@@ -23,7 +23,8 @@ def test_add_noqa_is_idempotent_and_keeps_existing_codes(tmp_project):
     assert first.output.strip() == "a.py: added 3 noqa directives\nAdded 3 noqa directives to 1 file."
     text = path.read_text()
     assert 'raise RuntimeError("An unexpected error occurred.")  # noqa: AEM101\n' in text
-    assert 'An error occurred"""  # noqa: AEM101\n' in text
+    # the message comes from `x`, the finding sits at its sink: the raise, never inside the string
+    assert 'An error occurred"""\nraise ValueError(x)  # noqa: E501, AEM101\n' in text
     assert '# noqa: E999, AEM101' in text
     assert run(["--add-noqa", "a.py"]).output.strip() == "Added 0 noqa directives."
     assert run(["a.py"]).exit_code == 0

@@ -9,7 +9,7 @@ from typing import Iterable
 from typing import Optional
 
 from ..fixes import replace_in_piece
-from ..model import ENV_DUMP, HOME_PATH, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
+from ..model import ENV_DUMP, EXCEPTION, HOME_PATH, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
 from .base import CONTENT_SINKS, FileContext, Option, Rule
 
 LITERAL_SECRETS = re.compile(
@@ -113,8 +113,10 @@ class CredentialPathInMessage(Rule):
     Flags a message that shows a credential store's path (`~/.aws/credentials`, `~/.kube/config`,
     `~/.ssh/id_rsa`, `application_default_credentials.json`, ...) or an absolute home path: a literal
     `/home/<user>` or `/Users/<user>`, or a value built with `os.path.expanduser`, `Path.home()`,
-    `os.getcwd()` or `Path.cwd()`. Expanded home paths are flagged in every sink; literal
-    credential-store paths only in agent and CLI messages (option `literal-path-profiles`).
+    `os.getcwd()` or `Path.cwd()`, including the text of an OSError raised on such a path (`{exc}`,
+    `str(exc)`, `exc.filename`: "[Errno 2] No such file or directory: '/home/bob/.aws/credentials'").
+    Expanded home paths are flagged in every sink; literal credential-store paths only in agent and
+    CLI messages (option `literal-path-profiles`).
 
     ## Why is this bad?
     The path tells an agent where the keys are and leaks the account name; what it needs is the
@@ -156,6 +158,7 @@ class CredentialPathInMessage(Rule):
         "import sys\nsys.exit('Cannot read ~/.aws/credentials; fix it')\n",
         "import os\nraise ValueError(f'KEY must be set. Current directory: {os.getcwd()}')\n",
         "import sys\nsys.exit('Cannot read /home/bob/project/settings.toml; run `app init`.')\n",
+        "import sys\nfrom pathlib import Path\nCREDS = Path.home() / '.aws' / 'credentials'\ntry:\n    CREDS.read_text()\nexcept OSError as exc:\n    sys.exit(f'Cannot read the AWS credentials: {exc}. Run `aws configure`.')\n",
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
@@ -165,6 +168,13 @@ class CredentialPathInMessage(Rule):
                 if holder.has(HOME_PATH):
                     if message.profile == "log" and WORKING_DIRECTORY.search(holder.detail or holder.expr) and not _names_credential_store(holder.expr, ctx):
                         continue  # the working directory in the operator's own log: not a home path
+                    if holder.has(EXCEPTION):
+                        yield self.finding(
+                            message,
+                            f"the message shows `{holder.expr}`, an OSError whose text holds the home-directory path it failed on (`{holder.detail}`)",
+                            "Show `exc.strerror` and the `~` form of the path, or name the setting/command that fixes it.",
+                        )
+                        return
                     yield self.finding(
                         message,
                         f"the message shows an absolute home or working-directory path (`{holder.detail or holder.expr}`)",

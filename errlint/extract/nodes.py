@@ -162,6 +162,19 @@ def string_value(node: Optional[cst.CSTNode]) -> Optional[str]:
     return None
 
 
+def bytes_text(node: Optional[cst.CSTNode]) -> Optional[str]:
+    """The text of a bytes literal (`b"..."`) as the reader sees it, decoded as UTF-8 with
+    undecodable bytes replaced; None for anything else. A bytes message (`raise X(b"...")`,
+    `sys.stderr.buffer.write(b"...")`, `os.write(2, b"...")`) is read as text all the same."""
+    if not isinstance(node, cst.SimpleString) or "b" not in node.prefix.lower():
+        return None
+    try:
+        value = node.evaluated_value
+    except Exception:  # malformed escapes
+        return None
+    return value.decode("utf-8", errors="replace") if isinstance(value, bytes) else None
+
+
 def int_value(node: Optional[cst.CSTNode]) -> Optional[int]:
     """The value of an integer literal (`429`, `-1`, `50_000`), else None."""
     if isinstance(node, cst.Integer):

@@ -26,6 +26,7 @@ class Binding:
     param: Optional[Param] = None
     caught: Tuple[str, ...] = ()
     qualified: str = ""
+    tried: Tuple[cst.CSTNode, ...] = ()  # except: what the try body's calls operated on (paths, files)
 
 
 @dataclass(eq=False)

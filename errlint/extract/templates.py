@@ -140,6 +140,8 @@ class TemplateBuilder:
         if isinstance(expr, cst.SimpleString):
             value = nodes.string_value(expr)
             if value is None:
+                value = nodes.bytes_text(expr)
+            if value is None:
                 return [self._opaque(expr, top, depth)]
             return [Template((value,), (Piece(value, expr, "plain"),), True, expr, "plain")]
         if isinstance(expr, cst.ConcatenatedString):
@@ -315,6 +317,8 @@ class TemplateBuilder:
                 return [Template((self.placeholder(call),), (), True)] + fallback
         if isinstance(func, cst.Attribute) and func.attr.value in ("strip", "rstrip", "lstrip", "capitalize", "upper", "lower", "title") and not args:
             return self._variants(func.value, depth + 1)
+        if isinstance(func, cst.Attribute) and func.attr.value in ("encode", "decode") and len(call.args) <= 2 and isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            return self._variants(func.value, depth + 1)  # `"text".encode()`: the same words, as bytes
         return None
 
     def _resolve_name(self, expr: cst.Name, depth: int) -> Optional[List[Template]]:
@@ -408,6 +412,20 @@ class TemplateBuilder:
                 detail = detail or _HOME_LITERAL.search(template.literal).group(0)
         return frozenset(kinds or {BOUNDED}), detail
 
+    def _home_path_tried(self, binding, depth: int) -> str:
+        """The home-directory path an OSError bound by `binding` may name in its text, else "".
+
+        `str(exc)` of an OSError is "[Errno 2] No such file or directory: '/home/bob/.aws/credentials'":
+        when the try body opened or read a path built with `expanduser`/`Path.home()` (directly, or
+        through a variable or module constant), the exception's text shows that path."""
+        if not catches_os_error(binding.caught):
+            return ""
+        for node in binding.tried:
+            kinds, detail = self.classify(node, depth + 1)
+            if HOME_PATH in kinds:
+                return f"{self.code(node)}" if isinstance(node, cst.Name) or not detail else detail
+        return ""
+
     def _classify_name(self, expr: cst.Name, depth: int) -> Tuple[FrozenSet[str], str]:
         name = expr.value
         if name in ("True", "False", "None"):
@@ -426,6 +444,10 @@ class TemplateBuilder:
             if binding.kind == "except":
                 kinds.add(EXCEPTION)
                 kinds |= _caught_kinds(binding.caught)
+                home = self._home_path_tried(binding, depth)
+                if home:
+                    kinds.add(HOME_PATH)
+                    return frozenset(kinds), home
                 return frozenset(kinds), detail or name
             if binding.kind == "param" and binding.param is not None:
                 annotation = binding.param.annotation
@@ -482,6 +504,8 @@ class TemplateBuilder:
             return frozenset({SCHEMA, UNBOUNDED}), self.code(expr)
         if attr == "message" and EXCEPTION in base_kinds:
             return frozenset({BOUNDED, HINT}), ""
+        if attr in ("filename", "filename2") and EXCEPTION in base_kinds and HOME_PATH in base_kinds:
+            return frozenset({HOME_PATH}), base_detail  # the home-directory path the OSError failed on
         if attr in ("status_code", "status", "code", "reason", "reason_phrase", "errno", "returncode", "__name__", "__qualname__", "name", "lineno", "path", "filename", "strerror", "method"):
             return frozenset({BOUNDED}), ""
         if attr == "args" and EXCEPTION in base_kinds:
@@ -664,6 +688,19 @@ class TemplateBuilder:
 
 
 _HOME_LITERAL = re.compile(r"(?<![\w.])(/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|[A-Za-z]:\\\\?Users\\\\?[A-Za-z0-9._-]+)")
+
+
+# Exceptions whose text names the file they failed on (OSError's subclasses and aliases), and the
+# handlers broad enough to catch them.
+OS_ERRORS = {
+    "OSError", "IOError", "EnvironmentError", "FileNotFoundError", "FileExistsError", "PermissionError",
+    "IsADirectoryError", "NotADirectoryError", "Exception", "BaseException", "",
+}
+
+
+def catches_os_error(types: Sequence[str]) -> bool:
+    """True when an `except` clause over `types` catches an OSError ("" is a bare `except:`)."""
+    return any(t.rsplit(".", 1)[-1] in OS_ERRORS and t.split(".", 1)[0] in (t, "builtins") for t in types)
 
 
 def _caught_kinds(types: Sequence[str]) -> Set[str]:

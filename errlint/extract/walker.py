@@ -36,7 +36,8 @@ VALIDATOR_DECORATORS = {"field_validator", "model_validator", "validator", "root
 LOGGER_FACTORIES = {"logging.getLogger", "structlog.get_logger", "structlog.getLogger", "logging.getLoggerClass"}
 LOGGER_NAME = re.compile(r"^_*(log|logger|logging|_?lg)$|logger$|_log$", re.I)
 DEBUG_NAME = re.compile(r"^(__debug__|debug|verbose|verbosity|trace|dev_mode|show_traceback|show_tracebacks)$|_debug$|^debug_", re.I)
-STDERR_QUALIFIED = {"sys.stderr", "sys.__stderr__"}
+MAX_TRY_OPERANDS = 16
+STDERR_QUALIFIED = {"sys.stderr", "sys.__stderr__", "sys.stderr.buffer", "sys.__stderr__.buffer"}
 RICH_CONSOLES = {"rich.console.Console", "rich.Console"}
 # calls that tell the user something: a handler that makes one before exiting is not silent, even
 # when errlint cannot tell which channel the output goes to
@@ -75,6 +76,9 @@ class FileFacts:
 class _TryCollector:
     calls: List[str] = field(default_factory=list)
     reads: Set[str] = field(default_factory=set)
+    # what the try body's calls operate on (first argument, the object of a method call): the path an
+    # OSError caught here names in its text (`open(p)`, `p.read_text()`)
+    operands: List[cst.CSTNode] = field(default_factory=list)
 
 
 class Walker:
@@ -412,7 +416,7 @@ class Walker:
         if handler.name is not None and isinstance(handler.name.name, cst.Name):
             name = handler.name.name.value
             caught = types + (("raise_for_status",) if any(c.endswith("raise_for_status") for c in collector.calls) else ())
-            self.scope.bind(name, Binding("except", caught=caught))
+            self.scope.bind(name, Binding("except", caught=caught, tried=tuple(collector.operands)))
         info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler)
         self.handlers.append(info)
         before = len(self.raw)
@@ -532,9 +536,13 @@ class Walker:
         callee = self.qualify(func)
         if self.collectors:
             reads = {nodes.root_name(a.value) for a in call.args} - {""}
+            first = nodes.call_arg(call, 0, "file", "path")
+            operands = [n for n in (first, func.value if isinstance(func, cst.Attribute) else None) if n is not None]
             for collector in self.collectors:
                 collector.calls.append(callee or nodes.last_name(func))
                 collector.reads |= reads
+                if len(collector.operands) < MAX_TRY_OPERANDS:
+                    collector.operands.extend(operands)
         spec = classify_callee(callee)
         if spec is not None:
             self.spec_sink(spec, call, callee, raised=False)
@@ -556,6 +564,8 @@ class Walker:
             self.exit_call(call, callee, call)
         elif method == "write" and base is not None and self._is_stderr(base):
             self.record("stderr", "sys.stderr.write", call, nodes.call_arg(call, 0), exits_after=self.exits_after)
+        elif callee == "os.write" and self._is_stderr_fd(nodes.call_arg(call, 0, "fd")):
+            self.record("stderr", "os.write", call, nodes.call_arg(call, 1, "data"), exits_after=self.exits_after)
         elif callee.rsplit(".", 1)[-1] in ("echo", "secho") and callee.split(".", 1)[0] in ("click", "typer"):
             self.echo_call(call, callee)
         elif method in LOG_METHODS and base is not None and self._is_logger(base, callee):
@@ -729,7 +739,19 @@ class Walker:
     def _is_stderr(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.Name) and node.value in self.stderr_names:
             return True
+        if isinstance(node, cst.Attribute) and node.attr.value == "buffer" and isinstance(node.value, cst.Name) and node.value.value in self.stderr_names:
+            return True  # `err.buffer.write(b"...")`
         return self.qualify(node) in STDERR_QUALIFIED
+
+    def _is_stderr_fd(self, node: Optional[cst.CSTNode]) -> bool:
+        """File descriptor 2, or `sys.stderr.fileno()`."""
+        if node is None:
+            return False
+        if isinstance(node, cst.Integer):
+            return node.value == "2"
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "fileno" and not node.args:
+            return self._is_stderr(node.func.value)
+        return False
 
     def _is_logger(self, base: cst.CSTNode, callee: str) -> bool:
         if callee.startswith("logging.") and callee.count(".") == 1:
