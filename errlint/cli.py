@@ -64,6 +64,8 @@ def main() -> None:
 @click.option("--extend-exclude", multiple=True, help="Add exclude patterns.")
 @click.option("--force-exclude/--no-force-exclude", default=False, help="Apply excludes to files passed explicitly too (for pre-commit).")
 @click.option("--respect-gitignore/--no-respect-gitignore", default=None, help="Skip files ignored by .gitignore (default: on).")
+@click.option("--preview/--no-preview", default=None, envvar="ERRLINT_PREVIEW",
+              help="Also run the rules that have not yet earned their place on real code (see `errlint rule CODE`).")
 @click.option("--config", "config_path", type=str, metavar="PATH", help="Use this pyproject.toml or errlint.toml.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and which rules are on and why, then exit.")
@@ -81,7 +83,7 @@ def main() -> None:
 @click.option("--cache-dir", type=str, envvar="ERRLINT_CACHE_DIR", help="Cache directory (default: .errlint_cache in the project root).")
 @click.option("-q", "--quiet", is_flag=True, help="Print diagnostics only, no summary.")
 def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, output_file, statistics, exit_zero,
-          stdin_filename, color, exclude, extend_exclude, force_exclude, respect_gitignore, config_path, isolated,
+          stdin_filename, color, exclude, extend_exclude, force_exclude, respect_gitignore, preview, config_path, isolated,
           show_settings, show_files, ignore_noqa, add_noqa, fix, unsafe_fixes, diff, fix_only, show_fixes, exit_non_zero_on_fix,
           jobs, no_cache, cache_dir, quiet) -> None:
     """Check PATHS (files or directories; default: the current directory). Use `-` for stdin."""
@@ -93,6 +95,7 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         "exclude": tuple(_split(exclude)) or None,
         "extend_exclude": tuple(_split(extend_exclude)) or None,
         "respect_gitignore": respect_gitignore,
+        "preview": preview,
     }
     selection = Selection(_split(select) or None, _split(extend_select), _split(ignore))
     if add_noqa and diff:

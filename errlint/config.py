@@ -8,9 +8,10 @@ before exiting with status 2.
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -66,6 +67,10 @@ def close_match(word: str, candidates: Iterable[str]) -> str:
     return f"; did you mean {found[0]!r}?" if found else ""
 
 
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
 @dataclass(frozen=True)
 class Settings:
     """Resolved settings for one run. Paths are absolute; codes/selectors upper-case or kebab names."""
@@ -77,6 +82,7 @@ class Settings:
     exclude: Tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: Tuple[str, ...] = ()
     respect_gitignore: bool = True
+    preview: bool = field(default_factory=lambda: _env_flag("ERRLINT_PREVIEW"))
     max_message_tokens: int = 120
     max_message_length: Optional[int] = None
     max_listed_values: int = 20
@@ -125,6 +131,7 @@ KEYS = {
     "exclude": "list of glob patterns",
     "extend-exclude": "list of glob patterns",
     "respect-gitignore": "true or false",
+    "preview": "true or false (default false: rules that have not earned their place on real code stay off)",
     "max-message-tokens": "a positive integer (default 120)",
     "max-message-length": "a positive integer number of characters (default: not checked)",
     "max-listed-values": "a positive integer (default 20)",
@@ -264,11 +271,12 @@ def settings_from_table(table: Dict[str, Any], config: Path) -> Settings:
     _valid_patterns(patterns, problems)
     if "packs" in table:
         kw["packs"] = tuple(str((base / p).resolve()) for p in _str_list(table, "packs", problems))
-    if "respect-gitignore" in table:
-        if not isinstance(table["respect-gitignore"], bool):
-            problems.add("respect-gitignore", f"{table['respect-gitignore']!r:.60} is not allowed; use true or false")
-        else:
-            kw["respect_gitignore"] = table["respect-gitignore"]
+    for key in ("respect-gitignore", "preview"):
+        if key in table:
+            if not isinstance(table[key], bool):
+                problems.add(key, f"{table[key]!r:.60} is not allowed; use true or false")
+            else:
+                kw[key.replace("-", "_")] = table[key]
     for key in ("max-message-tokens", "max-message-length", "max-listed-values", "echo-width"):
         if key in table:
             number = _positive_int(table, key, problems)

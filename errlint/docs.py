@@ -16,7 +16,12 @@ FIX_WORDS = {
 def rule_text(rule: Rule) -> str:
     """`errlint rule CODE` text: a header, the metadata, then the docs (ruff's headings)."""
     profiles = ", ".join(rule.profiles)
-    state = "on by default" if on_by_default(rule) else "off by default (opt-in: --extend-select " + rule.code + ")"
+    if on_by_default(rule):
+        state = "on by default"
+    elif rule.DEFAULT:
+        state = f"preview: off by default until it earns its place (run it with --preview or --extend-select {rule.code})"
+    else:
+        state = "off by default (opt-in: --extend-select " + rule.code + ")"
     head = [
         f"# {rule.name} ({rule.code})",
         "",
@@ -51,7 +56,7 @@ def rules_table(rules: Iterable[Rule]) -> str:
              "|---|---|---|---|---|---|---|"]
     for r in rules:
         lines.append(
-            f"| [{r.code}](docs/rules.md#{r.code.lower()}) | `{r.name}` | {r.SUMMARY} | {'on' if on_by_default(r) else 'opt-in'} "
+            f"| [{r.code}](docs/rules.md#{r.code.lower()}) | `{r.name}` | {r.SUMMARY} | {'on' if on_by_default(r) else 'preview' if r.DEFAULT else 'opt-in'} "
             f"| {precision_cell(r.code)} | {', '.join(r.profiles)} | {r.FIX.value} |"
         )
     return "\n".join(lines) + "\n"

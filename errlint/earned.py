@@ -4,7 +4,8 @@ A rule is on by default only when its designers made it so (`Rule.DEFAULT`) and 
 (bench/ecosystem) has not shown it to be wrong too often: its measured status (errlint/measured.py)
 is `earned` (agreed precision >= 0.90 on at least 25 judged real findings, or all of them) or
 `unmeasured` (fewer than 5 findings in the whole corpus). A rule `below bar` or still `under review`
-is opt-in, like ruff's preview rules: select it by code, prefix or name to run it.
+is in preview, like ruff's preview rules: `--preview` (or `preview = true`, or ERRLINT_PREVIEW=1)
+runs it with the default set, and selecting it by code, prefix or name runs it too.
 """
 from __future__ import annotations
 
@@ -55,4 +56,4 @@ def measured_text(rule) -> str:
         return head + "."
     if entry["status"] == "earned":
         return head + ": on by default."
-    return head + "; opt-in until it reaches 0.90 (like ruff's preview rules)."
+    return head + "; in preview until it reaches 0.90 (run it with --preview)."

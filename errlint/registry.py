@@ -86,6 +86,8 @@ def select_rules(settings: Settings, packs: Packs, cli_select: Optional[Sequence
         if select is None:
             if on_by_default(rule):
                 best_on, reason_on = 1, "on by default"
+            elif settings.preview and rule.DEFAULT:
+                best_on, reason_on = 1, "preview (not yet earned on real code)"
         else:
             for s in select:
                 m = _matches(s, rule)

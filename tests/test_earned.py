@@ -1,6 +1,8 @@
 """The default set is earned on real code: errlint/measured.py decides which designed-default rules stay on."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from errlint import earned
@@ -40,16 +42,16 @@ def test_an_opt_in_rule_is_not_switched_on_by_a_good_measure(measured):
 def test_a_rule_below_the_bar_says_why_and_how_to_select_it(measured):
     measured["AEM201"] = entry("below bar", agreed=25, tp=14)
     text = rule_text(rule("AEM201"))
-    assert "off by default (opt-in: --extend-select AEM201)" in text
+    assert "preview: off by default until it earns its place (run it with --preview or --extend-select AEM201)" in text
     assert "Agreed precision on real code 0.56 (14 of 25 judged findings" in text
-    assert "opt-in until it reaches 0.90" in text
+    assert "in preview until it reaches 0.90 (run it with --preview)" in text
 
 
 def test_the_rule_table_carries_the_measured_precision(measured):
     measured["AEM201"] = entry("below bar", agreed=25, tp=14)
     measured["AEM606"] = entry("unmeasured", findings=3, agreed=0, tp=0)
     table = rules_table([rule("AEM201"), rule("AEM606")])
-    assert "| opt-in | 0.56 (14/25) |" in table
+    assert "| preview | 0.56 (14/25) |" in table
     assert "| on | unmeasured (3 found) |" in table
 
 
@@ -58,12 +60,59 @@ def test_the_default_selection_follows_the_measure(measured):
     from errlint.packs import bundled
     from errlint.registry import select_rules
     measured["AEM201"] = entry("below bar")
-    enabled, reasons = select_rules(Settings(), bundled())
+    enabled, reasons = select_rules(Settings(preview=False), bundled())
     codes = {r.code for r in enabled}
     assert "AEM201" not in codes and "AEM101" in codes
     assert reasons["AEM201"] == "off by default (opt-in)"
-    enabled, _ = select_rules(Settings(), bundled(), cli_extend=["AEM201"])
+    enabled, _ = select_rules(Settings(preview=False), bundled(), cli_extend=["AEM201"])
     assert "AEM201" in {r.code for r in enabled}
+    enabled, reasons = select_rules(Settings(preview=True), bundled())
+    assert "AEM201" in {r.code for r in enabled}
+    assert reasons["AEM201"] == "preview (not yet earned on real code)"
+    assert "AEM104" not in {r.code for r in enabled}  # preview never turns on a designed opt-in rule
+
+
+def _cli(args, cwd, env_preview=None):
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "ERRLINT_PREVIEW"}
+    if env_preview is not None:
+        env["ERRLINT_PREVIEW"] = env_preview
+    return subprocess.run([sys.executable, "-m", "errlint", "check", "--no-cache", *args], cwd=cwd,
+                          capture_output=True, text=True, env=env)
+
+
+SNIPPET = "def f(n):\n    if n > 3:\n        raise ValueError('Something went wrong')\n"
+
+
+def _preview_codes(tmp_path, *args, env_preview=None, config=""):
+    (tmp_path / "m.py").write_text(SNIPPET)
+    (tmp_path / "pyproject.toml").write_text("[tool.errlint]\n" + config)
+    proc = _cli(["--output-format", "json", *args, "m.py"], tmp_path, env_preview)
+    assert proc.returncode in (0, 1), proc.stderr
+    import json
+    return sorted({d["code"] for d in json.loads(proc.stdout)})
+
+
+def test_preview_turns_on_the_designed_default_set_from_flag_config_and_environment(tmp_path):
+    """Whatever the shipped measures say, --preview runs every designed-default rule; without it only
+    the rules that earned their place (or are unmeasured) run."""
+    designed = {c for c, r in rule_catalog().items() if r.DEFAULT}
+    earned_now = {c for c, r in rule_catalog().items() if earned.on_by_default(r)}
+    hit = {"AEM101", "AEM202", "AEM204"} & designed  # AEM204 supplies the next step: no AEM201
+    assert set(_preview_codes(tmp_path, "--preview")) == hit
+    assert set(_preview_codes(tmp_path, env_preview="1")) == hit
+    assert set(_preview_codes(tmp_path, config="preview = true\n")) == hit
+    assert set(_preview_codes(tmp_path, "--no-preview", config="preview = true\n")) == hit & earned_now
+    assert set(_preview_codes(tmp_path)) == hit & earned_now
+
+
+def test_a_preview_setting_that_is_not_a_boolean_is_a_config_error(tmp_path):
+    (tmp_path / "m.py").write_text(SNIPPET)
+    (tmp_path / "pyproject.toml").write_text("[tool.errlint]\npreview = \"yes\"\n")
+    proc = _cli(["m.py"], tmp_path)
+    assert proc.returncode == 2
+    assert "preview" in proc.stderr and "use true or false" in proc.stderr
 
 
 def test_shipped_measures_agree_with_the_bar():
