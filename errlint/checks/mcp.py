@@ -25,6 +25,14 @@ STACK_NAMES = {
     "lowlevel1": "the mcp 1.x low-level Server",
     "lowlevel2": "the mcp 2.x low-level Server",
 }
+# Exception classes each masking stack lets through with their text (checked with fastmcp 4.2.3 and
+# mcp 2.3.0 in tests/test_framework_masking.py): fastmcp re-raises every FastMCPError unmasked, mcp's
+# MCPServer every ToolError and ResourceError (its own Unexpected* subclasses are the masks).
+UNMASKED = {
+    "fastmcp": ("fastmcp.exceptions.", {"FastMCPError", "ToolError", "ResourceError", "PromptError", "ValidationError",
+                                       "AuthorizationError", "InsufficientScopeError"}),
+    "mcp2": ("mcp.server.mcpserver.exceptions.", {"MCPServerError", "ToolError", "ResourceError", "ResourceNotFoundError"}),
+}
 INTERNAL_CODES = {"-32601", "-32600", "-32700", "METHOD_NOT_FOUND", "MISSING_REQUIRED_CLIENT_CAPABILITY", "-32002", "RESOURCE_NOT_FOUND"}
 
 
@@ -258,7 +266,10 @@ class MessageMaskedByFramework(Rule):
     Flags a crafted message raised with a class other than the stack's `ToolError` inside an MCP tool
     (or a helper it calls in the same module) when the stack masks such exceptions: mcp >= 2.1
     MCPServer (version read from pyproject/requirements/lock files; reported as version-dependent when
-    unknown), or FastMCP with `mask_error_details=True`. Pydantic validators and bare `raise` are exempt.
+    unknown), or FastMCP with `mask_error_details=True`. Pydantic validators and bare `raise` are exempt,
+    and so are the classes the stack passes through with their text: fastmcp's `FastMCPError` family
+    (`ToolError`, `ValidationError`, `ResourceError`, `AuthorizationError`, ...), mcp's `ToolError` and
+    `ResourceError`, and subclasses of these defined in the same file (`class NotFound(ToolError)`).
 
     ## Why is this bad?
     The model receives only "Error executing tool <name>" (25 characters) or "Error calling tool
@@ -294,6 +305,8 @@ class MessageMaskedByFramework(Rule):
         "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.mcpserver.exceptions import ToolError\nmcp = MCPServer('x')\n@mcp.tool()\ndef f(x: str) -> str:\n    raise ToolError(f'Unknown {x!r}; call list_x.')\n",
         "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef f(x: str) -> str:\n    raise ValueError(f'Unknown {x!r}; call list_x.')\n",
         "from mcp.server.mcpserver import MCPServer\nmcp = MCPServer('x')\ndef helper(x):\n    raise ValueError('internal')\n",
+        "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.mcpserver.exceptions import ToolError\nclass NotFound(ToolError):\n    pass\nmcp = MCPServer('x')\n@mcp.tool()\ndef f(x: str) -> str:\n    raise NotFound(f'Unknown {x!r}; call list_x.')\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ValidationError\nmcp = FastMCP('x', mask_error_details=True)\n@mcp.tool()\ndef f(x: str) -> str:\n    raise ValidationError(f'x must be a slug (got {x!r})')\n",
     )
     INVALID = (
         "from mcp.server.mcpserver import MCPServer\nmcp = MCPServer('x')\n@mcp.tool()\ndef f(x: str) -> str:\n    raise ValueError(f'Unknown {x!r}; call list_x.')\n",
@@ -309,7 +322,7 @@ class MessageMaskedByFramework(Rule):
             return
         stack = detected_stack(message, ctx)
         masked, note = self._masked(stack, ctx)
-        if not masked:
+        if not masked or reaches_unmasked(message.callee, stack, ctx):
             return
         module, name = TOOL_ERROR_IMPORT.get(stack, ("fastmcp.exceptions", "ToolError"))
         fix = None
@@ -335,6 +348,24 @@ class MessageMaskedByFramework(Rule):
         if version and not version.startswith(">="):
             return False, ""
         return True, " (depends on version: masked from mcp 2.1.0 on; pin mcp to know)"
+
+
+def reaches_unmasked(callee: str, stack: str, ctx: FileContext) -> bool:
+    """True when the raised class is one the stack passes through unmasked, or a subclass of one
+    defined in this file (`class NotFound(ToolError)`, fastmcp's `ValidationError`)."""
+    prefix, names = UNMASKED.get(stack, ("", set()))
+    if not prefix:
+        return False
+    seen, todo = set(), [callee]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name.startswith(prefix) and name[len(prefix):] in names or name.startswith(prefix.split(".")[0] + ".") and name.rsplit(".", 1)[-1] in names - {"ValidationError"}:
+            return True
+        todo.extend(ctx.facts.class_bases.get(name, ()))
+    return False
 
 
 class LowlevelHandlerRaises(Rule):
@@ -423,7 +454,8 @@ class RedundantErrorPrefix(Rule):
     ```
 
     ## Fix safety
-    Safe: the leading prefix is removed from the literal.
+    Unsafe: removing the leading prefix changes the message text, which can break a test that
+    matches it (`pytest.raises(match="Error: ...")`).
 
     ## Options
     None.
@@ -436,7 +468,7 @@ class RedundantErrorPrefix(Rule):
     SINKS = frozenset({"tool-error", "protocol-error"})
     DEFAULT = False
     LEVEL = Level.INFO
-    FIX = Applicability.SAFE
+    FIX = Applicability.UNSAFE
     VALID = (
         "from mcp.server.fastmcp.exceptions import ToolError\nraise ToolError(\"unknown region 'mars'; use eu or us\")\n",
         "from fastmcp.exceptions import ToolError\nraise ToolError('Errors in 2 rows; fix rows 3 and 9.')\n",
@@ -459,7 +491,7 @@ class RedundantErrorPrefix(Rule):
                 if len(message.templates) == 1 and template.pieces and template.pieces[0].text.startswith(prefix):
                     edit = replace_in_piece(template.pieces[0].node, ctx.code, prefix, "")
                     if edit is not None:
-                        fix = Fix(Applicability.SAFE, f"Remove the \"{prefix.strip()}\" prefix", (edit,))
+                        fix = Fix(Applicability.UNSAFE, f"Remove the \"{prefix.strip()}\" prefix", (edit,))
                 yield self.finding(message, f"\"{prefix.strip()}\" repeats the prefix the MCP framework adds", f"Drop \"{prefix.strip()}\".", fix=fix)
                 return
 

@@ -831,8 +831,9 @@ class UnmarkedInterpolation(Rule):
     ```
 
     ## Fix safety
-    Safe: the placeholder is wrapped in single quotes (switching to `!r` would be unsafe: it changes
-    how non-`str` values print, e.g. `PosixPath('…')`).
+    Unsafe: the placeholder is wrapped in single quotes, which changes the message text (a test that
+    matches it with `pytest.raises(match=...)` may break). Switching to `!r` is not offered: it also
+    changes how non-`str` values print, e.g. `PosixPath('…')`.
 
     ## Options
     None.
@@ -844,7 +845,7 @@ class UnmarkedInterpolation(Rule):
     PROFILES = ("agent", "cli", "http", "exc", "log")
     DEFAULT = False
     LEVEL = Level.INFO
-    FIX = Applicability.SAFE
+    FIX = Applicability.UNSAFE
     VALID = (
         "def f(region):\n    raise ValueError(f\"Unknown region '{region}'; use eu or us\")\n",
         "def f(region):\n    raise ValueError(f'Unknown region {region!r}; use eu or us')\n",
@@ -885,5 +886,5 @@ class UnmarkedInterpolation(Rule):
             if isinstance(item, cst.FormattedStringExpression) and item.expression is holder_node:
                 quote = "\\'" if template.tail.quote[0] == "'" else "'"
                 code = ctx.code(item)
-                return Fix(Applicability.SAFE, f"Quote `{part.expr}`", (Edit(0, 0, quote, node=item), Edit(len(code), len(code), quote, node=item)))
+                return Fix(Applicability.UNSAFE, f"Quote `{part.expr}`", (Edit(0, 0, quote, node=item), Edit(len(code), len(code), quote, node=item)))
         return None

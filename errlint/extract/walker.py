@@ -68,6 +68,7 @@ class FileFacts:
     stacks: Set[str]
     imports: Dict[str, str]
     mask_error_details: bool = False
+    class_bases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # class name -> qualified bases
 
 
 @dataclass(eq=False)
@@ -107,6 +108,7 @@ class Walker:
         self.callbacks: Set[str] = set()
         self.lowlevel2: Set[str] = set()
         self.exception_classes: Dict[str, bool] = {}  # name -> has a default message
+        self.class_bases: Dict[str, Tuple[str, ...]] = {}
         self.functions: List[FunctionInfo] = []
         self.module_calls: Set[str] = set()
         self.raw: List[RawSink] = []
@@ -457,6 +459,7 @@ class Walker:
     def st_ClassDef(self, stmt: cst.ClassDef) -> None:
         bases = [self.qualify(arg.value) or self.code(arg.value) for arg in stmt.bases if arg.keyword is None]
         is_exc = any(_looks_exception(b) or self.exception_classes.get(b) is not None for b in bases)
+        self.class_bases[stmt.name.value] = tuple(bases)
         self.scope.bind(stmt.name.value, Binding("class", stmt))
         saved = (self.class_name, self.class_is_exception, self.scope)
         self.class_name, self.class_is_exception = stmt.name.value, is_exc
@@ -881,7 +884,7 @@ class Walker:
             if f.role == "tool"
         ]
         messages = [m for raw in self.raw for m in self._messages(raw)]
-        return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details)
+        return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details, self.class_bases)
 
     def _reachability(self, by_name: Dict[str, List[FunctionInfo]]) -> None:
         queue = [f for f in self.functions if f.role in ("tool", "lowlevel")]
