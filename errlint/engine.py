@@ -127,8 +127,20 @@ def check_file(path: str, data: bytes, run: RunContext, display: Optional[str] =
     except BaseException as exc:  # a bug outside the rules (extraction, locating): this file only
         result = FileResult(name, [_crash(name, exc)], None, parsed=False, internal_error=True)
     result.path = path
+    if not result.parsed and result.diagnostics and not run.ignore_noqa:
+        result.diagnostics = _file_noqa(data, result.diagnostics)
     result.diagnostics = [_redact(d) for d in result.diagnostics]
     return result
+
+
+def _file_noqa(data: bytes, diagnostics: List[Diagnostic]) -> List[Diagnostic]:
+    """A file errlint could not parse still honours a file-level noqa: flake8 skips a file with a
+    `# flake8: noqa` line before it tokenizes it (a Jinja template named `.py`, say), and
+    `# errlint: noqa: AEM001` turns the code off for the file."""
+    if b"noqa" not in data.lower():
+        return diagnostics
+    suppressions = Suppressions(data.decode("utf-8", errors="replace"))
+    return [d for d in diagnostics if not suppressions.file_suppresses(d.code)]
 
 
 def _check_bytes(name: str, data: bytes, run: RunContext) -> FileResult:
