@@ -23,6 +23,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState  # libcst exports no public name for it
 
 from .checks.base import FileContext, Rule
+from .checks.verdict import one_verdict
 from .config import Settings, detect_versions
 from .extract.walker import extract
 from .model import Applicability, Diagnostic, Edit, Finding, Fix, Level, Location
@@ -36,13 +37,6 @@ SINK_BYTES = (
     b"option", b"usage", b"info", b"debug", b"critical", b"fatal", b"modelretry", b"failure", b"fault",
     b"mcp", b"tool",
 )
-# One problem, one finding: a general code is dropped on a message a more specific one covers
-# ("please retry later" is AEM103, not also AEM101 and AEM206).
-SUPERSEDED_BY = {
-    "AEM201": {"AEM204", "AEM205", "AEM206", "AEM207"},
-    "AEM101": {"AEM103"},
-    "AEM206": {"AEM103"},
-}
 LEAK_ONLY_ROLES = {"dunder"}
 # Exception classes whose name declares an internal invariant ("this should be unreachable"): their
 # messages are for the library's developers, so only leak rules apply (design: AssertionError trap).
@@ -580,12 +574,8 @@ def _nested_diagnostic() -> Diagnostic:
 
 
 def most_specific(findings: List[Tuple[Rule, Finding]]) -> List[Tuple[Rule, Finding]]:
-    """Drop a general finding on a message that a more specific code covers (SUPERSEDED_BY)."""
-    codes: Dict[int, Set[str]] = {}
-    for _, f in findings:
-        if f.subject is not None:
-            codes.setdefault(id(f.subject), set()).add(f.code)
-    return [(r, f) for r, f in findings if f.subject is None or not (SUPERSEDED_BY.get(f.code, set()) & codes[id(f.subject)])]
+    """One message, one clear verdict: the findings each message keeps (`checks.verdict`)."""
+    return one_verdict(findings)  # type: ignore[return-value]
 
 
 def dedupe(diagnostics: List[Diagnostic]) -> List[Diagnostic]:

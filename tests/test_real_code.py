@@ -443,3 +443,43 @@ def test_parenthesised_concatenation_is_a_percent_template_not_a_value():
                 raise ValueError(("Rule %s is ambiguous; given a %s token, we " + "cannot decide.") % (rule, transition))
     ''', select=["AEM201", "AEM402"])
     assert [(d.code, d.message[:40]) for d in found] == [("AEM201", '"Rule {rule} is ambiguous; given a {tran')]
+
+
+def test_an_upstream_errors_fallback_text_is_not_the_message():
+    """`result.get("error", "Unknown error")` relays the upstream's own text; the default shows only
+    when the upstream says nothing. A message with words of its own is judged by them, not by the
+    fallback; one with none of its own says only "Unknown error" whenever the upstream is silent."""
+    for shape in (
+        'raise ToolError(f"Failed to create issue: {result.get(\'error\', \'Unknown error\')}")',
+        'msg = result.get("message") or "Unknown error"\n    raise ToolError(f"Creating the issue failed: {msg}")',
+        'raise ToolError("Could not create the issue: " + result.get("error_description", "unknown error"))',
+        'raise ToolError("Issue API error: %s" % result.get("err", "Request failed"))',
+    ):
+        source = f'''
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+mcp = FastMCP("x")
+@mcp.tool()
+def create_issue(title: str) -> str:
+    result = api.post("/issues", {{"title": title}})
+    {shape}
+'''
+        found = lint(source)
+        assert not [d for d in found if d.code in ("AEM101", "AEM103") or "nknown error" in d.message or "went wrong" in d.message], (shape, [(d.code, d.message) for d in found])
+    # no words of its own: the fallback is all the reader gets when the upstream is silent
+    assert codes('''
+        def send_command(sock, payload: dict) -> dict:
+            reply = json.loads(sock.recv(65536))
+            if reply.get("status") == "error":
+                raise Exception(reply.get("message", "Unknown error"))
+            return reply
+    ''', select=["AEM101"]) == ["AEM101"]
+    found = lint('''
+        def wrap_failure(outcome: dict) -> dict:
+            reason = outcome.get("error") or "Unknown error"
+            return {"isError": True, "content": [{"type": "text", "text": f"Tool failed: {reason}"}]}
+    ''')
+    assert [(d.code, d.message) for d in found] == [
+        ("AEM101", 'generic message "Tool failed: {outcome.get("error")}" names no input, value or next step'),
+        ("AEM207", '"Tool failed: {outcome.get("error")}" only passes the upstream\'s error text through'),
+    ]

@@ -14,7 +14,7 @@ import libcst as cst
 
 from ..extract.context import GuardFacts, guard_facts
 from ..extract.walker import FileFacts
-from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message, Template
+from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import Packs
 
 DOC_HEADINGS = ("## What it does", "## Why is this bad?", "## Example", "Use instead", "## Fix safety", "## Options")
@@ -204,7 +204,7 @@ def translator(message: Message) -> bool:
     if function is None:
         return False
     params = set(function.param_names)
-    return any(h.has(EXCEPTION) and set(n.split(".", 1)[0] for n in h.names) & params for t in message.templates for h in t.placeholders)
+    return any(h.has(EXCEPTION) and not h.has(RELAYED) and set(n.split(".", 1)[0] for n in h.names) & params for t in message.templates for h in t.placeholders)
 
 
 def traceback_attached(message: Message) -> bool:
@@ -237,8 +237,10 @@ def quote(text: str, limit: int = 60) -> str:
 
 
 def complete_templates(message: Message) -> List[Template]:
-    """The message's variants whose whole prose is known (rules about missing parts need these)."""
-    return [t for t in message.templates if t.complete]
+    """The message's variants whose whole prose is known (rules about missing parts need these).
+    A fallback variant (`result.get("error", "Unknown error")` when the upstream says nothing) is
+    not the message: the upstream's text is."""
+    return [t for t in message.templates if t.complete and not t.fallback]
 
 
 def mostly_non_english(text: str) -> bool:

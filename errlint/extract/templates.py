@@ -19,6 +19,7 @@ from ..model import (
     EXCEPTION,
     HINT,
     HOME_PATH,
+    RELAYED,
     RETRY_AFTER,
     SCHEMA,
     SECRET,
@@ -99,6 +100,10 @@ HTTP_ERROR_TYPES = (
     "requests.exceptions.RequestException", "httpx.HTTPStatusError", "httpx.HTTPError",
     "urllib.error.HTTPError", "aiohttp.ClientResponseError",
 )
+# Keys under which an upstream (an API's JSON body, a subprocess result, a worker's outcome) reports
+# its own error text: `result.get("error", "Unknown error")` relays that text, and the default is
+# only a fallback for when the upstream says nothing.
+ERROR_KEY = re.compile(r"^(?:error|errors|err|error_?message|error_?msg|error_?description|error_?detail|message|msg|detail|details|reason|fault|faultstring)$", re.I)
 PROSE_NAME = re.compile(r"(^|_)(msg|message|messages|hint|hints|text|detail|details|reason|suffix|prefix|help|note|notes|description|tip|advice|explanation|extra|info|remedy|guidance|instructions?)$")
 
 
@@ -164,6 +169,8 @@ class TemplateBuilder:
         if isinstance(expr, cst.IfExp):
             return (self._variants(expr.body, depth + 1, top) + self._variants(expr.orelse, depth + 1, top))[:MAX_VARIANTS]
         if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+            if relayed_error(expr.left):  # `outcome.get("error") or "Unknown error"`: the default is a fallback
+                return (self._variants(expr.left, depth + 1, top) + [as_fallback(t) for t in self._variants(expr.right, depth + 1, top)])[:MAX_VARIANTS]
             return (self._variants(expr.left, depth + 1, top) + self._variants(expr.right, depth + 1, top))[:MAX_VARIANTS]
         return [self._opaque(expr, top, depth)]
 
@@ -218,13 +225,13 @@ class TemplateBuilder:
 
     def _fstring(self, expr: cst.FormattedString, depth: int) -> List[Template]:
         """One template per combination of the alternatives of names inlined into the f-string."""
-        variants: List[Tuple[List[Part], List[Piece], bool]] = [([], [], True)]
+        variants: List[Tuple[List[Part], List[Piece], bool, bool]] = [([], [], True, False)]
         prefix = expr.prefix
         for part in expr.parts:
             if isinstance(part, cst.FormattedStringText):
                 text = nodes.fstring_text(part, prefix, expr.quote)
                 piece = Piece(text, part, "f", expr)
-                variants = [(parts + [text], pieces + [piece], ok) for parts, pieces, ok in variants]
+                variants = [(parts + [text], pieces + [piece], ok, fb) for parts, pieces, ok, fb in variants]
                 continue
             if not isinstance(part, cst.FormattedStringExpression):
                 continue
@@ -236,16 +243,16 @@ class TemplateBuilder:
                 inline = self._resolve_name(inner, depth + 1)
             if inline and any(t.pieces for t in inline) and all(t.complete for t in inline):
                 variants = [
-                    (parts + list(t.parts), pieces + list(t.pieces), ok and t.complete)
-                    for parts, pieces, ok in variants
+                    (parts + list(t.parts), pieces + list(t.pieces), ok and t.complete, fb or t.fallback)
+                    for parts, pieces, ok, fb in variants
                     for t in inline
                 ][:MAX_VARIANTS]
                 continue
             holder = self.placeholder(inner, conversion=conversion, spec=spec, debug=part.equal is not None, depth=depth + 1)
             if not conversion and isinstance(inner, (cst.Name, cst.Attribute)) and PROSE_NAME.search(snake(nodes.last_name(inner))) and holder.kinds <= {UNKNOWN}:
-                variants = [(parts, pieces, False) for parts, pieces, _ in variants]  # `{message}`: prose we cannot see
-            variants = [(parts + [holder], pieces, ok) for parts, pieces, ok in variants]
-        return [Template(tuple(merge_text(parts)), tuple(pieces), ok, expr, "f") for parts, pieces, ok in variants]
+                variants = [(parts, pieces, False, fb) for parts, pieces, _, fb in variants]  # `{message}`: prose we cannot see
+            variants = [(parts + [holder], pieces, ok, fb) for parts, pieces, ok, fb in variants]
+        return [Template(tuple(merge_text(parts)), tuple(pieces), ok, expr, "f", fb) for parts, pieces, ok, fb in variants]
 
     def _json_literal(self, node: cst.CSTNode, depth: int) -> Template:
         """`json.dumps({...})` of a literal: the JSON text with each value's own template inside."""
@@ -309,6 +316,9 @@ class TemplateBuilder:
             return [self._json_literal(args[0], depth + 1)]
         if name == "str" and len(args) == 1 and isinstance(args[0], (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
             return self._variants(args[0], depth + 1)
+        if relayed_error(call):
+            main = Template((self.placeholder(call, depth=depth + 1),), (), True)
+            return [main] + [as_fallback(t) for t in self._variants(args[1], depth + 1)] if len(args) >= 2 else [main]
         if (isinstance(func, cst.Attribute) and func.attr.value in ("get", "getenv", "pop", "setdefault") or name in ("os.getenv", "getenv")) and len(args) >= 2:
             fallback = self._variants(args[1], depth + 1)
             if any(t.pieces and t.literal.strip() for t in fallback):  # an empty default is not a message
@@ -387,6 +397,8 @@ class TemplateBuilder:
                 return b, db  # a %-template: only the arguments are values
             return _union(a, b), da or db
         if isinstance(expr, cst.BooleanOperation):
+            if isinstance(expr.operator, cst.Or) and relayed_error(expr.left):
+                return self.classify(expr.left, depth + 1)
             a, da = self.classify(expr.left, depth + 1)
             b, db = self.classify(expr.right, depth + 1)
             return _union(a, b), da or db
@@ -535,6 +547,8 @@ class TemplateBuilder:
             return frozenset({BOUNDED}), ""
         if base_kinds & {VALIDATION} and len(expr.slice) == 1 and nodes.int_value(getattr(expr.slice[0].slice, "value", None)) is not None:
             return base_kinds, base_detail
+        if not kinds and relayed_error(expr):
+            return frozenset({EXCEPTION, RELAYED}), ""
         if not kinds:
             kinds |= base_kinds & {HOME_PATH, EXCEPTION}
         if not kinds and key and BOUNDED_NAME.search(snake(key)):
@@ -625,6 +639,8 @@ class TemplateBuilder:
                 if default & {HOME_PATH, SECRET}:
                     return default & {HOME_PATH, SECRET}, detail
             return frozenset({BOUNDED}), ""
+        if relayed_error(call):
+            return frozenset({EXCEPTION, RELAYED}), code
         if isinstance(func, cst.Attribute):
             method = func.attr.value
             base, detail = self.classify(func.value, depth + 1)
@@ -664,6 +680,19 @@ class TemplateBuilder:
 
 
 _HOME_LITERAL = re.compile(r"(?<![\w.])(/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|[A-Za-z]:\\\\?Users\\\\?[A-Za-z0-9._-]+)")
+
+
+def relayed_error(node: cst.CSTNode) -> bool:
+    """`x.get("error")`, `x.get("message", "Unknown error")`, `x["error"]`: an upstream's own error
+    text read from a mapping (not `os.environ`, whose values are settings)."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get":
+        key = nodes.string_value(nodes.call_arg(node, 0))
+        return bool(key and ERROR_KEY.match(key)) and not nodes.dotted(node.func.value).startswith("os.")
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = getattr(node.slice[0].slice, "value", None)
+        key = nodes.string_value(index) if index is not None else None
+        return bool(key and ERROR_KEY.match(key)) and not nodes.dotted(node.value).startswith("os.")
+    return False
 
 
 def _caught_kinds(types: Sequence[str]) -> Set[str]:
@@ -713,7 +742,14 @@ def join(a: Template, b: Template) -> Template:
         tail, style = a.tail, a.tail_style
     else:
         tail, style = b.tail, b.tail_style
-    return Template(tuple(merge_text(a.parts + b.parts)), a.pieces + b.pieces, a.complete and b.complete, tail, style)
+    return Template(tuple(merge_text(a.parts + b.parts)), a.pieces + b.pieces, a.complete and b.complete, tail, style, a.fallback or b.fallback)
+
+
+def as_fallback(template: Template) -> Template:
+    """The same template, marked as the text shown only when the upstream gives none."""
+    from dataclasses import replace
+
+    return replace(template, fallback=True)
 
 
 _PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<conv>[diouxXeEfFgGcrsa%])")
