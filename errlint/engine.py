@@ -484,9 +484,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
                 findings.append((rule, finding))
         except Exception as exc:
             internal.append(_internal(name, rule, exc))
-    findings = most_specific(findings)
     locator = Locator(text, module, [m.node for m in facts.messages])
-    diagnostics: List[Diagnostic] = []
+    located = []
     for rule, finding in findings:
         subject = finding.subject
         sink = subject.node if subject is not None else None
@@ -494,6 +493,14 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
         row, col = locator.position(start)
         end_row, end_col = locator.position(end)
         if not run.ignore_noqa and (suppressions.file_suppresses(finding.code) or suppressions.suppresses(finding.code, row)):
+            continue
+        located.append((rule, finding, sink, row, col, end_row, end_col))
+    # noqa first, then the verdict: `# noqa: AEM101` accepts the generic wording, and the missing
+    # next step AEM101 had covered is reported again
+    kept = {id(f) for _, f in most_specific([(r, f) for r, f, *_ in located])}
+    diagnostics: List[Diagnostic] = []
+    for rule, finding, sink, row, col, end_row, end_col in located:
+        if id(finding) not in kept:
             continue
         diagnostics.append(
             Diagnostic(

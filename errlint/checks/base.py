@@ -221,6 +221,29 @@ def reports_failure(message: Message) -> bool:
     return any(FAILURE_TEXT.search(t.prose) for t in message.templates)
 
 
+def run_lines(message: Message, ctx: "FileContext") -> List[Message]:
+    """The messages printed or logged by the other statements of the run of consecutive output lines
+    `message` belongs to, in order (the walker marks runs: `extra["run"]`)."""
+    run = message.extra.get("run")
+    if not run:
+        return []
+    index = getattr(ctx, "_runs", None)
+    if index is None:
+        index = {}
+        for m in ctx.facts.messages:
+            key = m.extra.get("run")
+            if key:
+                index.setdefault(key[0], []).append(m)
+        ctx._runs = index  # type: ignore[attr-defined]
+    return sorted((m for m in index.get(run[0], ()) if m is not message), key=lambda m: m.extra["run"][1])
+
+
+def later_lines(message: Message, ctx: "FileContext") -> List[Message]:
+    """The lines printed right after `message` in the same run ("Run `tool init` to create one.")."""
+    position = message.extra.get("run", (0, 0, 0))[1]
+    return [m for m in run_lines(message, ctx) if m.extra["run"][1] > position]
+
+
 def _dedent(text: str) -> str:
     lines = text.expandtabs().splitlines()
     if not lines:

@@ -11,7 +11,7 @@ from ..extract import nodes
 from ..extract.sinks import TOOL_ERROR_IMPORT
 from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message
-from .base import FileContext, Rule, quote
+from .base import FileContext, Rule, quote, run_lines
 
 ERROR_TEXT = re.compile(r"^\W*(error|failed|failure|exception|unable to|could not|couldn't|cannot|can't|invalid|not found)\b|\b(error|failed|exception)\s*:|\bnot found\b|\bunable to\b", re.I)
 RICH_MARKUP = re.compile(r"\[/?[a-z][a-z0-9 #._,=-]*\]")  # "[bold red]Error:[/bold red]"
@@ -550,26 +550,150 @@ class CliErrorChannel(Rule):
             if message.extra.get("silent"):
                 yield self.finding(message, "the command exits non-zero without printing why", "Print what failed and the next step to stderr before exiting.", anchor=message.node)
             return
-        for template in message.templates:
-            if ERROR_TEXT.search(RICH_MARKUP.sub("", template.prose)):
-                if message.callee.startswith("rich.console."):
-                    yield self.finding(message, "an error is printed to stdout (a rich Console without stderr=True) before a non-zero exit", "Print errors with a `Console(stderr=True)` (e.g. `err_console = Console(stderr=True)`).", anchor=message.node)
-                    return
-                echo = message.callee.rsplit(".", 1)[-1] in ("echo", "secho")
-                target = "err=True" if echo else "file=sys.stderr"
-                yield self.finding(message, "an error is printed to stdout before a non-zero exit", f"Print it to stderr: add `{target}`.", anchor=message.node, fix=self._fix(message, ctx, target, echo))
-                return
+        # The consecutive lines printed before the exit are one report: judged, reported and fixed
+        # together, at its first stdout line (not at whichever line happens to say "error").
+        report = [message] + [m for m in run_lines(message, ctx) if m.sink == "stdout"]
+        report.sort(key=lambda m: m.extra.get("run", (0, 0, 0))[1])
+        if report[0] is not message or interactive(message, ctx):
+            return  # another line reports it; or a wizard talking to the person at the terminal
+        if not any(_reads_as_error(t) for m in report for t in m.templates):
+            return
+        if message.callee.startswith("rich.console."):
+            yield self.finding(message, "an error is printed to stdout (a rich Console without stderr=True) before a non-zero exit", "Print errors with a `Console(stderr=True)` (e.g. `err_console = Console(stderr=True)`).", anchor=message.node)
+            return
+        echo = message.callee.rsplit(".", 1)[-1] in ("echo", "secho")
+        target = "err=True" if echo else "file=sys.stderr"
+        lines = f" ({len(report)} lines)" if len(report) > 1 else ""
+        yield self.finding(message, f"an error is printed to stdout{lines} before a non-zero exit", f"Print it to stderr: add `{target}`.", anchor=message.node, fix=self._fix(report, ctx))
 
-    def _fix(self, message: Message, ctx: FileContext, target: str, echo: bool) -> Optional[Fix]:
-        if not isinstance(message.node, cst.Call) or nodes.keyword_arg(message.node, "file", "err") is not None:
-            return None
-        try:
-            edit = call_arg_edit(message.node, ctx.code, target)
-        except RecursionError:  # a print of hundreds of joined pieces: report without a fix
-            return None
-        if edit is None:
-            return None
-        extra = [] if echo else imports_for(ctx.module, ctx.text, "import sys", "sys")
+    def _fix(self, report, ctx: FileContext) -> Optional[Fix]:
+        edits, needs_sys = [], False
+        for message in report:
+            if message.callee.startswith("rich.console.") or not isinstance(message.node, cst.Call) or nodes.keyword_arg(message.node, "file", "err") is not None:
+                return None
+            echo = message.callee.rsplit(".", 1)[-1] in ("echo", "secho")
+            try:
+                edit = call_arg_edit(message.node, ctx.code, "err=True" if echo else "file=sys.stderr")
+            except RecursionError:  # a print of hundreds of joined pieces: report without a fix
+                return None
+            if edit is None:
+                return None
+            edits.append(edit)
+            needs_sys = needs_sys or not echo
+        extra = imports_for(ctx.module, ctx.text, "import sys", "sys") if needs_sys else []
         if extra is None:
             return None
-        return Fix(Applicability.SAFE, f"Add `{target}`", (edit, *extra))
+        targets = sorted({"err=True" if m.callee.rsplit(".", 1)[-1] in ("echo", "secho") else "file=sys.stderr" for m in report})
+        return Fix(Applicability.SAFE, f"Add `{'` / `'.join(targets)}`", (*edits, *extra))
+
+
+class StdoutInStdioServer(Rule):
+    """## What it does
+    In a module that runs an MCP server over stdio (`mcp.run()`, whose default transport is stdio,
+    `mcp.run(transport="stdio")`, `run_stdio_async()`, `stdio_server()`), flags `print()` to stdout and
+    `sys.stdout.write()` in a tool, a resource, a low-level handler or a function they call, and a
+    `print()` in the block that starts the server, before the call that starts it.
+
+    ## Why is this bad?
+    Over stdio, stdout *is* the JSON-RPC channel: the client parses every line as a protocol message.
+    A stray "Processing..." line is a parse error on the client, which drops the message or the
+    connection; the model sees a failed call instead of the tool's answer. Logs and diagnostics belong
+    on stderr (the MCP spec: servers MAY write UTF-8 strings to stderr for logging, and MUST NOT write
+    anything to stdout that is not a valid MCP message).
+
+    ## Example
+    ```python
+    @mcp.tool()
+    def sync(repo: str) -> str:
+        print(f"Syncing {repo}...")
+        return do_sync(repo)
+    ```
+
+    Use instead:
+    ```python
+        logger.info("Syncing %s", repo)  # logging writes to stderr
+    ```
+
+    ## Fix safety
+    Safe for `print()`: `file=sys.stderr` is added (with `import sys` when needed); the text is
+    unchanged, only where it goes. `sys.stdout.write` gets a display-only suggestion.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM607"
+    NAME = "stdout-in-stdio-server"
+    SUMMARY = "print() to stdout in an MCP server that speaks JSON-RPC over stdio"
+    PROFILES = ("agent",)
+    SINKS = frozenset({"stdio-print"})
+    LEVEL = Level.ERROR
+    PROSE = False
+    FIX = Applicability.SAFE
+    VALID = (
+        "import sys\nfrom fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef sync(repo: str) -> str:\n    print(f'Syncing {repo}', file=sys.stderr)\n    return repo\nmcp.run()\n",
+        "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef sync(repo: str) -> str:\n    print(f'Syncing {repo}')\n    return repo\nmcp.run(transport='http', port=8000)\n",
+        "from fastmcp import FastMCP\nmcp = FastMCP('x')\ndef main():\n    mcp.run()\n    print('Server stopped.')\n",
+    )
+    INVALID = (
+        "from fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef sync(repo: str) -> str:\n    print(f'Syncing {repo}')\n    return repo\nif __name__ == '__main__':\n    mcp.run()\n",
+        "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\ndef main():\n    print('Starting the notes server...')\n    mcp.run(transport='stdio')\n",
+        "import sys\nfrom mcp.server.mcpserver import MCPServer\nmcp = MCPServer('x')\ndef fetch(url):\n    sys.stdout.write(f'GET {url}\\n')\n    return url\n@mcp.tool()\ndef get(url: str) -> str:\n    return fetch(url)\nmcp.run()\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if not ctx.facts.stdio:
+            return
+        function = message.context.function
+        serving = function is not None and (function.role in ("tool", "lowlevel", "resource") or function.reachable_from_tool)
+        if not (serving or message.extra.get("before_stdio_run")):
+            return
+        when = "while it serves" if serving else "before it starts"
+        fix = None
+        if message.callee == "print" and isinstance(message.node, cst.Call) and nodes.keyword_arg(message.node, "file") is None:
+            try:
+                edit = call_arg_edit(message.node, ctx.code, "file=sys.stderr")
+            except RecursionError:
+                edit = None
+            extra = imports_for(ctx.module, ctx.text, "import sys", "sys") if edit is not None else None
+            if edit is not None and extra is not None:
+                fix = Fix(Applicability.SAFE, "Add `file=sys.stderr`", (edit, *extra))
+        yield self.finding(
+            message,
+            f"`{message.callee}` writes to stdout {when} this stdio MCP server: stdout is the JSON-RPC stream, and the client cannot parse the line",
+            "Log it (logging writes to stderr) or print to stderr: add `file=sys.stderr`.",
+            anchor=message.node,
+            fix=fix,
+        )
+
+
+INTERACTIVE_CALLS = re.compile(r"^(input|getpass|prompt|confirm|ask|select|checkbox|text|password|raw_input|edit|pause)$")
+INTERACTIVE_MODULES = ("click.", "typer.", "questionary.", "inquirer.", "getpass.", "rich.prompt.", "prompt_toolkit.", "InquirerPy.")
+
+
+def interactive(message: Message, ctx: FileContext) -> bool:
+    """The function talks with a person at the terminal (`input()`, `click.prompt`, `Prompt.ask`,
+    questionary): its stdout is the conversation, not data another program reads."""
+    function = message.context.function
+    if function is None or function.node is None:
+        return False
+    cache = getattr(ctx, "_interactive", None)
+    if cache is None:
+        cache = ctx._interactive = {}  # type: ignore[attr-defined]
+    key = id(function.node)
+    if key not in cache:
+        found = False
+        for node in nodes.iter_expr(function.node.body, stop=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            if isinstance(node, cst.Call):
+                head, _, rest = nodes.dotted(node.func).partition(".")
+                qualified = ctx.facts.imports.get(head, head) + ("." + rest if rest else "")
+                if qualified in ("input", "raw_input", "builtins.input") or INTERACTIVE_CALLS.match(nodes.last_name(node.func)) and qualified.startswith(INTERACTIVE_MODULES):
+                    found = True
+                    break
+        cache[key] = found
+    return cache[key]
+
+
+def _reads_as_error(template) -> bool:
+    """Error words, or the caught exception's own text (`click.echo(e)` before `sys.exit(1)`)."""
+    return bool(ERROR_TEXT.search(RICH_MARKUP.sub("", template.prose))) or any(h.has(EXCEPTION) for h in template.placeholders)

@@ -16,7 +16,7 @@ from ..extract.context import (
 )
 from ..fixes import append_edit, insert_in_fstring
 from ..model import COLLECTION, EXCEPTION, HINT, RELAYED, RETRY_AFTER, TRACEBACK, Applicability, Edit, Finding, Fix, Level, Message, Template
-from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, internal_signal, quote, traceback_attached, translator
+from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, internal_signal, later_lines, quote, traceback_attached, translator
 from .inputs import CONTEXT_OBJECTS, failing_inputs, first_failing_input, is_flag
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
 from .vague import fixable, messageless_matters, signals
@@ -128,9 +128,9 @@ class MissingNextStep(PartRule):
                 if messageless_matters(message, ctx):
                     yield self.finding(message, "exception raised without a message, so there is no next step", "Add a message that ends with what to do next.")
                 return
-            if not template.parts:
-                continue
-            if sig.next_step(template, tools) is not None:
+            if not template.parts or not template.placeholders and not template.literal.strip():
+                continue  # a blank line (`print("", file=sys.stderr)`) is spacing, not a message
+            if sig.next_step(template, tools) is not None or step_on_a_later_line(message, ctx, sig, tools):
                 continue
             if passthrough_only(template, sig) or template.placeholders and not template.literal.strip() and all(h.has(TRACEBACK) for h in template.placeholders):
                 continue  # AEM207 (or AEM305 for a bare traceback) reports it
@@ -144,6 +144,12 @@ class MissingNextStep(PartRule):
                 suggest_step(message, ctx),
             )
             return
+
+
+def step_on_a_later_line(message: Message, ctx: FileContext, sig, tools=()) -> bool:
+    """The next step printed on a following line of the same output run:
+    `print("Error: no config", file=sys.stderr)` then `print("Run `tool init` to create one.", ...)`."""
+    return any(sig.next_step(t, tools) is not None for m in later_lines(message, ctx) for t in m.templates if t.complete and not t.fallback)
 
 
 def suggest_step(message: Message, ctx: FileContext) -> str:

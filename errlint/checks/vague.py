@@ -4,12 +4,12 @@ from __future__ import annotations
 import re
 from typing import Iterable, List, Optional
 
-from ..extract.context import caller_fixable
+from ..extract.context import caller_fixable, param_derived
 from ..extract.sinks import CONTROL_FLOW
 from ..fixes import replace_with_fbody
 from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import PackError, PhraseRuleSpec
-from .base import FileContext, Rule, complete_templates, internal_signal, mostly_non_english, quote, traceback_attached, translator
+from .base import FileContext, Rule, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
 from .inputs import first_failing_input
 from .signals import Signals, identifiers, value_placeholders
 
@@ -58,13 +58,35 @@ def fixable(message: Message, ctx: FileContext, strict: bool = False) -> bool:
     handlers = message.context.handlers
     if handlers and all(t in ("", "Exception", "BaseException", "builtins.Exception") for t in handlers[0].types):
         guard = ctx.guard(message)
-        if not guard.has_guard:
+        if not guard.has_guard and not parses_caller_input(message, ctx):
             return False
     if strict and any(NOT_FIXABLE_TEXT.search(t.prose) for t in message.templates):
         return False
     if strict and _needs_a_person(message, ctx):
         return False
     return caller_fixable(message, ctx.guard(message), lambda name: ctx.origin(message, name), strict)
+
+
+# Calls that parse or convert a value: when they fail, the value was malformed.
+PARSE_CALLS = re.compile(
+    r"^(?:json\.loads?|(?:yaml\.)?(?:safe_)?load|tomllib\.loads|tomli\.loads|toml\.loads|ast\.literal_eval|literal_eval|"
+    r"int|float|complex|Decimal|decimal\.Decimal|Fraction|fractions\.Fraction|"
+    r"(?:datetime\.)?(?:datetime|date|time)\.(?:fromisoformat|strptime)|fromisoformat|strptime|"
+    r"uuid\.UUID|UUID|ipaddress\.ip_\w+|ip_address|ip_network|re\.compile|base64\.\w*b64decode|b64decode|bytes\.fromhex|"
+    r"(?:zoneinfo\.)?ZoneInfo|dateutil\.parser\.parse|shlex\.split|urllib\.parse\.\w+|"
+    r"[\w.]*\.(?:model_validate|model_validate_json|parse_obj|parse_raw|validate_python|validate_json)|(?:jsonschema\.)?validate)$"
+)
+HARMLESS_CALLS = re.compile(r"(?:^|\.)(?:str|len|isinstance|strip|lstrip|rstrip|lower|upper|encode|decode|split|replace|bool|dict|list|tuple)$")
+
+
+def parses_caller_input(message: Message, ctx: FileContext) -> bool:
+    """A broad `except Exception:` around `json.loads(user_value)`: the try block only parses or
+    converts values computed from the caller's arguments, so what fails is the caller's input."""
+    handler = message.context.handlers[0]
+    calls = [c for c in handler.try_calls if c]
+    if not calls or not any(PARSE_CALLS.match(c) for c in calls) or not all(PARSE_CALLS.match(c) or HARMLESS_CALLS.search(c) for c in calls):
+        return False
+    return bool(param_derived(message.context.function, lambda name: ctx.origin(message, name), set(handler.try_reads)))
 
 
 def messageless_matters(message: Message, ctx: FileContext) -> bool:
@@ -163,6 +185,8 @@ class GenericFailureMessage(Rule):
             phrase = self._generic(template, sig, message)
             if phrase is None:
                 continue
+            if any(sig.next_step(t, ctx.registry) is not None for m in later_lines(message, ctx) for t in m.templates if t.complete):
+                return  # "Error: something went wrong." then "Run `tool doctor` to see why.": one message
             yield self.finding(
                 message,
                 f'generic message "{quote(template.text)}" names no {missing_parts(message, ctx)}',
