@@ -680,3 +680,51 @@ def test_stdout_in_a_stdio_mcp_server_corrupts_the_json_rpc_stream():
     ''', select=["AEM607"])[0]
     assert fixed_text.fix.applicability.value == "safe"
     assert [e.content for e in fixed_text.fix.edits] == [", file=sys.stderr", "import sys\n"]
+
+
+def test_a_message_that_already_states_the_range_or_the_wait_has_its_part():
+    for message in (
+        'f"Line {line} out of range (file has {len(lines)} lines)"',
+        'f"Index {line} is past the end; there are only {len(lines)} lines"',
+        'f"The file has {len(lines)} lines, so line {line} is out of range"',
+        'f"Line {line} does not exist: the document holds 40 lines"',
+    ):
+        assert codes(f'''
+            from fastmcp import FastMCP
+            from fastmcp.exceptions import ToolError
+            mcp = FastMCP("x")
+            @mcp.tool()
+            def read_line(path: str, line: int) -> str:
+                lines = open(path).read().splitlines()
+                if line < 1 or line > len(lines):
+                    raise ToolError({message})
+                return lines[line - 1]
+        ''', select=["AEM201"]) == [], message
+    for message in (
+        'f"Cooling down for ~{remaining:.0f}s to respect the rate limit; retry later"',
+        'f"Rate limited; please try again in {limiter.seconds()} seconds"',
+        'f"Rate limited (about {left} min left); retry later"',
+        'f"Quota used up, please wait until {reset_at} and retry"',
+        '"Cooling down for ~30s; retry later"',
+    ):
+        assert codes(f'''
+            from fastmcp import FastMCP
+            from fastmcp.exceptions import ToolError
+            mcp = FastMCP("x")
+            @mcp.tool()
+            def search(q: str, remaining: float, left: int, reset_at: str) -> str:
+                if limiter.blocked():
+                    raise ToolError({message})
+                return q
+        ''', select=["AEM103", "AEM201", "AEM206"]) == [], message
+    # the counts that are not a range, and retry advice with no timing, are still reported
+    assert codes('''
+        def parse(text: str):
+            if text.count("{") != text.count("}"):
+                raise ValueError(f"Template has {text.count('{')} opening braces")
+    ''', select=["AEM201"]) == ["AEM201"]
+    assert codes('''
+        from fastmcp.exceptions import ToolError
+        def f(items):
+            raise ToolError(f"Rate limited on {len(items)} items; retry later")
+    ''', select=["AEM103"]) == ["AEM103"]
