@@ -728,3 +728,40 @@ def test_a_message_that_already_states_the_range_or_the_wait_has_its_part():
         def f(items):
             raise ToolError(f"Rate limited on {len(items)} items; retry later")
     ''', select=["AEM103"]) == ["AEM103"]
+
+
+def test_a_secret_needs_a_plausible_secret_source_not_just_a_name():
+    found = at('''
+        import logging, re
+        log = logging.getLogger(__name__)
+        def parse(expr: str):
+            for token in expr.split():
+                if token not in OPS:
+                    raise ValueError(f"Unknown token {token!r} in {expr!r}")
+        def lex(src: str):
+            for i, token in enumerate(tokenize(src)):
+                if not token.strip():
+                    raise SyntaxError(f"Unexpected token {token} at {i}")
+        def words(line: str):
+            parts = re.findall(r"\\w+", line)
+            for secret in parts:
+                log.warning("unknown word %s", secret)
+        def check(result: dict):
+            auth_error = result.get("error_description") or "unknown"
+            raise PermissionError(f"Login failed: {auth_error}")
+        def check2(resp):
+            token_error = resp.json()["error"]
+            log.error("Token refresh failed: %s", token_error)
+        class Client:
+            def login(self):
+                raise RuntimeError(f"Cannot log in: {self.password_message}")
+        def leak(headers):
+            for key, token in headers.items():
+                log.info("header %s=%s", key, token)
+        def leak2(api_tokens: list):
+            for token in api_tokens:
+                log.info("trying %s", token)
+        def leak3(token: str):
+            raise ValueError(f"Token {token} rejected")
+    ''', select=["AEM301"])
+    assert found == [(27, "AEM301"), (30, "AEM301"), (32, "AEM301")]

@@ -54,6 +54,8 @@ SECRET_ALLOW = re.compile(
     r"_id_?name|_kind|_scheme|_expiry|_expires(_at)?|_ttl|_hint|_prefix|_suffix|_mask(ed)?|_masked|_preview)$"
     r"|^(max_|min_|num_|n_|has_|is_|use_|needs?_|requires?_|missing_|no_|valid_)"
     r"|(^|_)(page|next|continuation|pagination|sync|cursor)_token($|_)"
+    # names that say they hold an error or a message about the secret, not the secret
+    r"|_(error|errors|err|msg|message|messages|reason|exc|exception|failure|problem|warning|description)$"
 )
 MASKING = re.compile(r"mask|redact|obfuscat|anonymi|censor|scrub|sanitiz|hash|sha\d*|digest|fingerprint|len$|bool$|shorten|truncat|preview|hint")
 BOUNDED_NAME = re.compile(
@@ -428,8 +430,8 @@ class TemplateBuilder:
         found = self.scope.lookup(name)
         kinds: Set[str] = set()
         detail = ""
-        if is_secret_name(name):
-            kinds.add(SECRET)
+        if is_secret_name(name) and not (found and all(b.kind == "loop" and _textual(b.value, self.scope) for b in found)):
+            kinds.add(SECRET)  # (a loop over `expr.split()` or `tokenize(src)` yields lexical tokens, not credentials)
             detail = name
         if "retry_after" in low or low in ("wait", "delay", "backoff", "wait_s", "wait_seconds", "retry_in"):
             kinds.add(RETRY_AFTER)
@@ -680,6 +682,28 @@ class TemplateBuilder:
 
 
 _HOME_LITERAL = re.compile(r"(?<![\w.])(/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|[A-Za-z]:\\\\?Users\\\\?[A-Za-z0-9._-]+)")
+
+
+TEXT_SPLITTERS = {"split", "rsplit", "splitlines", "tokenize", "generate_tokens", "findall", "finditer", "split_tokens", "lex", "tokens", "words", "strip"}
+
+
+def _textual(node: Optional[cst.CSTNode], scope: Scope, depth: int = 0) -> bool:
+    """An iterable of pieces of text (`expr.split()`, `tokenize(src)`, `enumerate(re.findall(...))`,
+    a literal list of strings): what a loop over it binds is a lexical token, not a credential."""
+    if node is None or depth > 3:
+        return False
+    if isinstance(node, cst.Call):
+        name = nodes.last_name(node.func)
+        if name in ("enumerate", "sorted", "reversed", "list", "set", "tuple", "iter", "zip") and node.args:
+            return _textual(node.args[0].value, scope, depth + 1)
+        return name in TEXT_SPLITTERS
+    if isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+        return True
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return bool(node.elements) and all(isinstance(el.value, (cst.SimpleString, cst.FormattedString)) for el in node.elements)
+    if isinstance(node, cst.Name):
+        return _textual(scope.value(node.value), scope, depth + 1)
+    return False
 
 
 def relayed_error(node: cst.CSTNode) -> bool:
