@@ -765,3 +765,29 @@ def test_a_secret_needs_a_plausible_secret_source_not_just_a_name():
             raise ValueError(f"Token {token} rejected")
     ''', select=["AEM301"])
     assert found == [(27, "AEM301"), (30, "AEM301"), (32, "AEM301")]
+
+
+def test_a_literal_dict_of_a_few_short_fields_is_bounded_and_json_is_never_cut():
+    found = lint('''
+        import json
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+        mcp = FastMCP("x")
+        @mcp.tool()
+        def a(name: str, code: int) -> str:
+            if not name:
+                raise ToolError(f"Bad call: {json.dumps({'field': 'name', 'reason': 'empty', 'hint': 'pass a name'})}")
+            try:
+                go(name)
+            except Exception as e:
+                raise ToolError("Upstream refused " + json.dumps({"error": str(e), "code": code, "tool": name}))
+            raise ToolError(f"Refused: { {'status': code, 'name': name, 'retry': False} }")
+        @mcp.tool()
+        def b(payload: dict, resp: object) -> str:
+            if not payload:
+                raise ToolError(f"Bad payload: {json.dumps(payload)}")
+            raise ToolError(f"Upstream said {json.dumps({'status': 1, 'body': resp.text})}")
+    ''', select=["AEM402"])
+    assert [d.location.row for d in found] == [18, 19]
+    for d in found:
+        assert "!r:.200" not in d.suggestion and "invalid JSON" in d.suggestion

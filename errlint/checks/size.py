@@ -214,9 +214,14 @@ def _listed_values(template) -> set:
     return out
 
 
+JSON_DUMP = re.compile(r"^(?:json\.)?dumps\(|\.model_dump_json\(|\.json\(\)$")
+
+
 def _bound_hint(expr: str) -> str:
     if STREAM_TAIL.search(expr):  # a tool's error is at the end of its output
         return f"Keep the end, where the error is: f\"{{{expr}[-500:]}}\" (or its last lines)."
+    if JSON_DUMP.search(expr):  # cutting the dumped text would leave broken JSON
+        return "Dump only the fields that matter, each value capped (e.g. {\"id\": x[\"id\"], \"detail\": str(x[\"detail\"])[:200]}), or give a count; cutting the dumped text leaves invalid JSON."
     return f"Truncate or summarise: f\"{{{expr}!r:.200}}\" or the one field that matters."
 
 

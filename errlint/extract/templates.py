@@ -37,6 +37,7 @@ from . import nodes
 from .scope import Scope
 
 MAX_VARIANTS = 4
+MAX_DISPLAY_FIELDS = 8  # a dict/list written in the code with more fields than this is a dump
 MAX_DEPTH = 8
 
 GETTEXT = {"_", "gettext", "gettext_lazy", "ugettext", "ugettext_lazy", "gettext_noop", "N_", "_lazy", "lazy_gettext"}
@@ -373,9 +374,9 @@ class TemplateBuilder:
             return self._classify_string(expr, depth)
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
             values = nodes.literal_values(expr)
-            if values is not None:
+            if values is not None and not (isinstance(expr, cst.Dict) and any(nodes.string_value(el.value) is None and nodes.number_text(el.value) is None for el in expr.elements)):
                 return frozenset({BOUNDED, COLLECTION}), ""
-            return frozenset({UNBOUNDED}), ""
+            return self._display(expr, depth)
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
             element = expr.elt if not isinstance(expr, cst.DictComp) else expr.value
             inner, detail = self.classify(element, depth + 1)
@@ -409,6 +410,22 @@ class TemplateBuilder:
         if isinstance(expr, cst.Await):
             return self.classify(expr.expression, depth + 1)
         return frozenset({UNKNOWN}), ""
+
+    def _display(self, expr: cst.CSTNode, depth: int) -> Tuple[FrozenSet[str], str]:
+        """A dict/list display written in the code (`{"error": str(e), "code": code}`) is as big as
+        its fields: bounded when it has few fields and none of them is unbounded."""
+        elements = list(getattr(expr, "elements", ()))
+        if len(elements) > MAX_DISPLAY_FIELDS or any(isinstance(el, (cst.StarredElement, cst.StarredDictElement)) for el in elements):
+            return frozenset({UNBOUNDED}), ""
+        carried: Set[str] = set()
+        detail = ""
+        for el in elements:
+            inner, inner_detail = self.classify(el.value, depth + 1)
+            carried |= inner & {UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP, TRACEBACK, SECRET, URL, HOME_PATH}
+            detail = detail or inner_detail
+        if carried & {UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP, TRACEBACK}:
+            return frozenset(carried | {UNBOUNDED}), detail
+        return frozenset(carried | {BOUNDED}), detail
 
     def _classify_string(self, expr: cst.CSTNode, depth: int) -> Tuple[FrozenSet[str], str]:
         kinds: Set[str] = set()
@@ -581,6 +598,9 @@ class TemplateBuilder:
             return frozenset({BOUNDED}), ""
         if short in SCHEMA_METHODS or qualified.endswith(".model_json_schema"):
             return frozenset({SCHEMA, UNBOUNDED}), code
+        if (qualified in ("json.dumps", "dumps") or short == "dumps") and isinstance(first, (cst.Dict, cst.List, cst.Tuple)):
+            inner_kinds, inner_detail = self.classify(first, depth + 1)  # a literal display: as big as its fields
+            return (inner_kinds, inner_detail) if UNBOUNDED not in inner_kinds else (inner_kinds, code)
         if qualified in ("json.dumps", "json.dump", "dumps") or short == "dumps":
             inner = first if first is not None else call
             low = snake(nodes.last_name(inner) or "")
