@@ -498,10 +498,14 @@ class RedundantErrorPrefix(Rule):
 
 class CliErrorChannel(Rule):
     """## What it does
-    In command-line code, flags (a) an error printed to stdout (`print("Error ...")`, `click.echo(...)`
-    without `err=True`, rich's `print` or a `Console()` built without `stderr=True`) right before a
-    non-zero exit, and (b) a non-zero exit in an `except` handler that printed nothing at all (any
-    call that looks like output, such as `show_error(e)` or `log.error(...)`, counts as printing).
+    In command-line code, flags (a) an error printed to stdout (`print("Error ...")`, `click.echo(e)`
+    of the caught exception, `click.echo(...)` without `err=True`, rich's `print` or a `Console()`
+    built without `stderr=True`) right before a non-zero exit, and (b) a non-zero exit in an `except`
+    handler that printed nothing at all (any call that looks like output, such as `show_error(e)` or
+    `log.error(...)`, counts as printing). Consecutive output lines are one report: it is reported
+    once, at its first line, and the fix moves every line. A function that talks with a person at
+    the terminal (`input()`, `click.prompt`/`confirm`, rich's `Prompt.ask`, questionary) is left
+    alone: its stdout is the conversation.
 
     ## Why is this bad?
     Agents and pipes read stdout as the command's data and stderr as its diagnostics (clig.dev); a

@@ -68,6 +68,9 @@ class MissingNextStep(PartRule):
     span, flag or env var, no allowed values, no tool name and no retry timing. Applies to messages for
     agents, CLIs and HTTP clients, and to plain raises and error logs when the caller can fix the error
     (the raise sits under a guard on a parameter, or in a handler around a call that received one).
+    A step printed on the following output line of the same run counts (`print("Error: no config",
+    file=sys.stderr)` then `print("Run `tool init`.", file=sys.stderr)`), and so does a stated extent
+    ("line 90 out of range (file has 40 lines)") or wait ("cooling down for ~{s}s").
     Not reported when AEM204, AEM205, AEM206 or AEM207 is (their fixes supply the step), on an
     internal fault ("Internal error", "should never happen", JSON-RPC INTERNAL_ERROR, HTTP 500: no
     caller can fix those, which holds for every missing-part rule), on log calls that attach the
@@ -714,7 +717,8 @@ class MissingRetryGuidance(PartRule):
 class ExceptionPassthroughOnly(PartRule):
     """## What it does
     Flags a message that is only a generic prefix plus the caught exception's text:
-    `f"Error: {e}"`, `str(e)`, `f"{type(e).__name__}: {e}"`.
+    `f"Error: {e}"`, `str(e)`, `f"{type(e).__name__}: {e}"`, or plus an upstream's own error text
+    read from its reply (`f"Tool failed: {result.get('error')}"`).
 
     ## Why is this bad?
     The library's text was written for its own developers: it names internals, not the tool's

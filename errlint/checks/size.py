@@ -129,7 +129,8 @@ class UnboundedInterpolation(Rule):
     Flags a placeholder whose value can be any size: `json.dumps(...)`, `repr()` of an object,
     `.model_dump()`, `response.text`/`.json()`, `proc.stderr`, a whole dict or list parameter, `"\\n".join`
     of a non-literal collection. Truncated forms (`x[:200]`, `{x!r:.80}`, `textwrap.shorten`) and `len(x)`
-    are fine.
+    are fine, and so is a dict or list written in the code with a few bounded fields
+    (`json.dumps({"error": code, "tool": name})`). For a JSON dump the suggestion keeps valid JSON.
 
     ## Why is this bad?
     One upstream body echoed into an error cost 14,252 tokens where 256 would do (learn.agentpatterns);

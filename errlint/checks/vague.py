@@ -125,7 +125,10 @@ class GenericFailureMessage(Rule):
     Flags a message that only says that something failed: after removing generic phrases ("an error
     occurred", "operation failed", "invalid input", "not found"), stop words and the exception's own
     text, fewer than three content words remain, and it names no input, value, identifier or next
-    step. An exception raised with no message at all is flagged too.
+    step. An exception raised with no message at all is flagged too. The finding names the input
+    the guard in front of the message tested ("names no input (`limit`), value or next step"), and
+    covers AEM201 and AEM203 on the same message. The default of an upstream's error text
+    (`result.get("error", "Unknown error")`) is judged only when the message has no words of its own.
 
     ## Why is this bad?
     "Something went wrong" gives an agent nothing to change, so it retries the same call or gives up.
