@@ -484,6 +484,9 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
                 findings.append((rule, finding))
         except Exception as exc:
             internal.append(_internal(name, rule, exc))
+    # the verdict before noqa, as flake8 (which applies noqa itself) sees it: `# noqa: AEM101`
+    # accepts the verdict on that message, including the next step AEM101 had covered
+    findings = most_specific(findings)
     locator = Locator(text, module, [m.node for m in facts.messages])
     located = []
     for rule, finding in findings:
@@ -495,13 +498,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
         if not run.ignore_noqa and (suppressions.file_suppresses(finding.code) or suppressions.suppresses(finding.code, row)):
             continue
         located.append((rule, finding, sink, row, col, end_row, end_col))
-    # noqa first, then the verdict: `# noqa: AEM101` accepts the generic wording, and the missing
-    # next step AEM101 had covered is reported again
-    kept = {id(f) for _, f in most_specific([(r, f) for r, f, *_ in located])}
     diagnostics: List[Diagnostic] = []
     for rule, finding, sink, row, col, end_row, end_col in located:
-        if id(finding) not in kept:
-            continue
         diagnostics.append(
             Diagnostic(
                 code=finding.code,

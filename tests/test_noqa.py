@@ -42,7 +42,7 @@ def test_groups_follow_tokenize():
 
 def test_rows_are_counted_like_flake8_not_str_splitlines():
     """A form feed or U+2028 must not shift rows (str.splitlines splits at both)."""
-    assert codes('import sys\n\f\nsys.exit("Failed.")  # noqa: AEM101\n') == ["AEM201"]
+    assert codes('import sys\n\f\nsys.exit("Please try again later.")  # noqa: AEM103\n') == ["AEM201"]
     assert Suppressions('a = "x\u2028y"\nb = 1  # noqa\n').group(2) == (2, 2)
     assert Suppressions('a = "x\u2028y"\nb = 1  # noqa\n').codes_for(2) == "ALL"
 
