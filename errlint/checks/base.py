@@ -276,6 +276,6 @@ def mostly_non_english(text: str) -> bool:
 
 def all_rules() -> Dict[str, type]:
     """Every Python rule class by code (importing the rule modules registers them)."""
-    from . import guidance, leaks, mcp, meta, parts, size, vague  # noqa: F401  (registration)
+    from . import channels, guidance, leaks, mcp, meta, parts, size, vague  # noqa: F401  (registration)
 
     return dict(Rule.registry)
