@@ -23,6 +23,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState  # libcst exports no public name for it
 
 from .checks.base import FileContext, Rule
+from .checks.verdict import one_verdict
 from .config import Settings, detect_versions
 from .extract.walker import extract
 from .model import Applicability, Diagnostic, Edit, Finding, Fix, Level, Location
@@ -36,13 +37,6 @@ SINK_BYTES = (
     b"option", b"usage", b"info", b"debug", b"critical", b"fatal", b"modelretry", b"failure", b"fault",
     b"mcp", b"tool",
 )
-# One problem, one finding: a general code is dropped on a message a more specific one covers
-# ("please retry later" is AEM103, not also AEM101 and AEM206).
-SUPERSEDED_BY = {
-    "AEM201": {"AEM204", "AEM205", "AEM206", "AEM207"},
-    "AEM101": {"AEM103"},
-    "AEM206": {"AEM103"},
-}
 LEAK_ONLY_ROLES = {"dunder"}
 # Exception classes whose name declares an internal invariant ("this should be unreachable"): their
 # messages are for the library's developers, so only leak rules apply (design: AssertionError trap).
@@ -127,8 +121,20 @@ def check_file(path: str, data: bytes, run: RunContext, display: Optional[str] =
     except BaseException as exc:  # a bug outside the rules (extraction, locating): this file only
         result = FileResult(name, [_crash(name, exc)], None, parsed=False, internal_error=True)
     result.path = path
+    if not result.parsed and result.diagnostics and not run.ignore_noqa:
+        result.diagnostics = _file_noqa(data, result.diagnostics)
     result.diagnostics = [_redact(d) for d in result.diagnostics]
     return result
+
+
+def _file_noqa(data: bytes, diagnostics: List[Diagnostic]) -> List[Diagnostic]:
+    """A file errlint could not parse still honours a file-level noqa: flake8 skips a file with a
+    `# flake8: noqa` line before it tokenizes it (a Jinja template named `.py`, say), and
+    `# errlint: noqa: AEM001` turns the code off for the file."""
+    if b"noqa" not in data.lower():
+        return diagnostics
+    suppressions = Suppressions(data.decode("utf-8", errors="replace"))
+    return [d for d in diagnostics if not suppressions.file_suppresses(d.code)]
 
 
 def _check_bytes(name: str, data: bytes, run: RunContext) -> FileResult:
@@ -517,9 +523,11 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
                 findings.append((rule, finding))
         except Exception as exc:
             internal.append(_internal(name, rule, exc))
+    # the verdict before noqa, as flake8 (which applies noqa itself) sees it: `# noqa: AEM101`
+    # accepts the verdict on that message, including the next step AEM101 had covered
     findings = most_specific(findings)
     locator = Locator(text, module, [m.node for m in facts.messages])
-    diagnostics: List[Diagnostic] = []
+    located = []
     for rule, finding in findings:
         subject = finding.subject
         sink = subject.node if subject is not None else None
@@ -528,6 +536,9 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
         end_row, end_col = locator.position(end)
         if not run.ignore_noqa and (suppressions.file_suppresses(finding.code) or suppressions.suppresses(finding.code, row)):
             continue
+        located.append((rule, finding, sink, row, col, end_row, end_col))
+    diagnostics: List[Diagnostic] = []
+    for rule, finding, sink, row, col, end_row, end_col in located:
         diagnostics.append(
             Diagnostic(
                 code=finding.code,
@@ -607,12 +618,8 @@ def _nested_diagnostic() -> Diagnostic:
 
 
 def most_specific(findings: List[Tuple[Rule, Finding]]) -> List[Tuple[Rule, Finding]]:
-    """Drop a general finding on a message that a more specific code covers (SUPERSEDED_BY)."""
-    codes: Dict[int, Set[str]] = {}
-    for _, f in findings:
-        if f.subject is not None:
-            codes.setdefault(id(f.subject), set()).add(f.code)
-    return [(r, f) for r, f in findings if f.subject is None or not (SUPERSEDED_BY.get(f.code, set()) & codes[id(f.subject)])]
+    """One message, one clear verdict: the findings each message keeps (`checks.verdict`)."""
+    return one_verdict(findings)  # type: ignore[return-value]
 
 
 def dedupe(diagnostics: List[Diagnostic]) -> List[Diagnostic]:

@@ -50,6 +50,7 @@ RETRY_AFTER = "retry-after"
 UNKNOWN = "unknown"
 COLLECTION = "collection"
 HINT = "hint"  # a validator's own requirement text (jsonschema `e.message`, pydantic `err["msg"]`)
+RELAYED = "relayed"  # an upstream's own error text (`result.get("error")`), carried with EXCEPTION
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,7 +105,9 @@ class Template:
     known (a parameter, an attribute, an opaque call): rules that judge what is *missing* then stay
     silent, since the missing part may be in the text errlint cannot see. `tail` is the string
     literal node the message ends in (None when it ends with an opaque value), `tail_style` how that
-    literal is formatted: text appended by a fix goes just before its closing quote.
+    literal is formatted: text appended by a fix goes just before its closing quote. `fallback`
+    marks the variant built from the default of `result.get("error", "Unknown error")`: the text
+    the reader sees only when the upstream says nothing.
     """
 
     parts: Tuple[Part, ...]
@@ -112,6 +115,7 @@ class Template:
     complete: bool = True
     tail: Any = field(default=None, repr=False, compare=False)
     tail_style: str = "plain"
+    fallback: bool = False  # built from a default used only when an upstream gives no error text
 
     @property
     def placeholders(self) -> Tuple[Placeholder, ...]:

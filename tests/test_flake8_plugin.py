@@ -23,8 +23,9 @@ CASES = [json.loads(line) for line in (ROOT / "tests" / "data" / "dev_cases.json
 LINE = re.compile(r"^(?P<path>.+?):(?P<row>\d+):(?P<col>\d+): (?P<code>[A-Z]+\d+) ")
 Key = Tuple[str, int, int, str]
 
-SNIPPET = 'import sys\nsys.exit("Failed.")\n'
-SNIPPET_FINDINGS = {("src/cli.py", 2, 10, "AEM101"), ("src/cli.py", 2, 10, "AEM201")}
+# two findings on one message (a generic "Failed." gets one AEM101 that covers the missing step)
+SNIPPET = 'import sys\nsys.exit("Please try again later.")\n'
+SNIPPET_FINDINGS = {("src/cli.py", 2, 10, "AEM103"), ("src/cli.py", 2, 10, "AEM201")}
 # flake8's own code under an audit hook that records every open() of a file named cli.py
 AUDITED_FLAKE8 = (
     "import sys\n"
@@ -87,8 +88,8 @@ def test_run_uses_lines_and_never_the_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     checker = ErrlintChecker(None, SNIPPET.splitlines(keepends=True), str(tmp_path / "missing" / "cli.py"))
     assert sorted(checker.run()) == [
-        (2, 9, 'AEM101 generic message "Failed." names no input, value or next step', ErrlintChecker),
-        (2, 9, 'AEM201 "Failed." gives no next step; say what to call, pass, set or retry', ErrlintChecker),
+        (2, 9, 'AEM103 retry advice "Please try again later" says neither when nor whether a retry helps; give the wait (e.g. `retry after 30 s`) or say retrying will not help', ErrlintChecker),
+        (2, 9, 'AEM201 "Please try again later." gives no next step; say what to call, pass, set or retry', ErrlintChecker),
     ]
 
 
@@ -98,7 +99,7 @@ def test_run_uses_lines_and_never_the_file(tmp_path, monkeypatch):
 def test_examples_match_the_cli():
     got = flake8_keys(flake8("--select", "AEM", "examples", cwd=ROOT))
     want = cli_keys("examples", cwd=ROOT)
-    assert len(want) == 21 and {k[0] for k in want} == {"examples/cli.py", "examples/mcp_server.py"}
+    assert len(want) == 15 and {k[0] for k in want} == {"examples/cli.py", "examples/mcp_server.py"}
     assert got == want
 
 
@@ -145,16 +146,16 @@ def test_stdin_with_display_name(tmp_path, text):
     assert result.returncode == 1
     assert "OPENED" not in result.stderr and "Traceback" not in result.stderr, result.stderr
     assert result.stdout.splitlines() == [
-        'src/cli.py:2:10: AEM101 generic message "Failed." names no input, value or next step',
-        'src/cli.py:2:10: AEM201 "Failed." gives no next step; say what to call, pass, set or retry',
+        'src/cli.py:2:10: AEM103 retry advice "Please try again later" says neither when nor whether a retry helps; give the wait (e.g. `retry after 30 s`) or say retrying will not help',
+        'src/cli.py:2:10: AEM201 "Please try again later." gives no next step; say what to call, pass, set or retry',
     ]
     assert flake8_keys(result) == SNIPPET_FINDINGS == cli_keys("--stdin-filename", "src/cli.py", "-", cwd=tmp_path, stdin=text)
 
 
 def test_stdin_form_feed_line_before_the_message_matches_the_cli(tmp_path):
-    text = "import sys\n\f\nsys.exit(\"Failed.\")\n"
+    text = "import sys\n\f\nsys.exit(\"Please try again later.\")\n"
     got = flake8_keys(flake8("--select", "AEM", "-", cwd=tmp_path, stdin=text))
-    assert got == {("stdin", 3, 10, "AEM101"), ("stdin", 3, 10, "AEM201")}
+    assert got == {("stdin", 3, 10, "AEM103"), ("stdin", 3, 10, "AEM201")}
     assert {("stdin", r, c, code) for _, r, c, code in cli_keys("-", cwd=tmp_path, stdin=text)} == got
 
 
@@ -162,14 +163,14 @@ def test_stdin_form_feed_line_before_the_message_matches_the_cli(tmp_path):
 
 
 @pytest.mark.parametrize("source, codes", [
-    ('import sys\nsys.exit("Failed.")  # noqa: AEM101\n', {"AEM201"}),
-    ('import sys\nsys.exit("Failed.")  # noqa: AEM1\n', {"AEM201"}),
-    ('import sys\nsys.exit("Failed.")  # noqa\n', set()),
-    ('import sys\nsys.exit(\n    "Failed."\n)  # noqa\n', {"AEM101", "AEM201"}),  # a closing bracket covers nothing
-    ('import sys\nsys.exit("""Failed.\n""")  # noqa: AEM201\n', {"AEM101"}),   # a multi-line string's group
-    ('# errlint: noqa: AEM101\nimport sys\nsys.exit("Failed.")\n', {"AEM201"}),
-    ('# errlint: noqa\nimport sys\nsys.exit("Failed.")\n', set()),
-    ('# flake8: noqa\nimport sys\nsys.exit("Failed.")\n', set()),
+    ('import sys\nsys.exit("Please try again later.")  # noqa: AEM103\n', {"AEM201"}),
+    ('import sys\nsys.exit("Please try again later.")  # noqa: AEM1\n', {"AEM201"}),
+    ('import sys\nsys.exit("Please try again later.")  # noqa\n', set()),
+    ('import sys\nsys.exit(\n    "Please try again later."\n)  # noqa\n', {"AEM103", "AEM201"}),  # a closing bracket covers nothing
+    ('import sys\nsys.exit("""Please try again later.\n""")  # noqa: AEM201\n', {"AEM103"}),   # a multi-line string's group
+    ('# errlint: noqa: AEM103\nimport sys\nsys.exit("Please try again later.")\n', {"AEM201"}),
+    ('# errlint: noqa\nimport sys\nsys.exit("Please try again later.")\n', set()),
+    ('# flake8: noqa\nimport sys\nsys.exit("Please try again later.")\n', set()),
 ], ids=["code", "prefix", "bare", "closing-bracket", "multiline-string", "errlint-file-codes", "errlint-file", "flake8-file"])
 def test_noqa_in_flake8_equals_the_cli(tmp_path, source, codes):
     (tmp_path / "cli.py").write_text(source)
@@ -179,10 +180,10 @@ def test_noqa_in_flake8_equals_the_cli(tmp_path, source, codes):
 
 
 def test_noqa_below_a_form_feed_line_equals_the_cli(tmp_path):
-    (tmp_path / "cli.py").write_text('import sys\n\f\nsys.exit("Failed.")  # noqa: AEM101\n')
+    (tmp_path / "cli.py").write_text('import sys\n\f\nsys.exit("Please try again later.")  # noqa: AEM103\n')
     got = flake8_keys(flake8("--select", "AEM", "cli.py", cwd=tmp_path))
     assert got == {("cli.py", 3, 10, "AEM201")}
-    assert cli_keys("cli.py", cwd=tmp_path) == got  # the CLI also reports AEM101 here
+    assert cli_keys("cli.py", cwd=tmp_path) == got
 
 
 # ------------------------------------------------------------------ options

@@ -42,6 +42,19 @@ def test_groups_follow_tokenize():
 
 def test_rows_are_counted_like_flake8_not_str_splitlines():
     """A form feed or U+2028 must not shift rows (str.splitlines splits at both)."""
-    assert codes('import sys\n\f\nsys.exit("Failed.")  # noqa: AEM101\n') == ["AEM201"]
+    assert codes('import sys\n\f\nsys.exit("Please try again later.")  # noqa: AEM103\n') == ["AEM201"]
     assert Suppressions('a = "x\u2028y"\nb = 1  # noqa\n').group(2) == (2, 2)
     assert Suppressions('a = "x\u2028y"\nb = 1  # noqa\n').codes_for(2) == "ALL"
+
+
+def test_file_level_noqa_covers_files_errlint_cannot_parse():
+    """flake8 skips a `# flake8: noqa` file before it tokenizes it: a Jinja template named `.py`
+    gets no syntax error; `# errlint: noqa: AEM001` does the same for errlint alone."""
+    template = "{% for name in names %}\ndef {{ name }}():\n    pass\n{% endfor %}\n"
+    assert codes(template) == ["AEM001"]
+    assert codes("# flake8: noqa\n" + template) == []
+    assert codes("#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n# flake8: noqa\n" + template) == []
+    assert codes("# errlint: noqa: AEM001\n" + template) == []
+    assert codes("# errlint: noqa: AEM0\n" + template) == []  # a prefix, as for any code
+    assert codes("# errlint: noqa: AEM3\n" + template) == ["AEM001"]
+    assert codes("x = 1  # flake8: noqa\n" + template) == ["AEM001"]  # not at line start

@@ -443,3 +443,351 @@ def test_parenthesised_concatenation_is_a_percent_template_not_a_value():
                 raise ValueError(("Rule %s is ambiguous; given a %s token, we " + "cannot decide.") % (rule, transition))
     ''', select=["AEM201", "AEM402"])
     assert [(d.code, d.message[:40]) for d in found] == [("AEM201", '"Rule {rule} is ambiguous; given a {tran')]
+
+
+def test_an_upstream_errors_fallback_text_is_not_the_message():
+    """`result.get("error", "Unknown error")` relays the upstream's own text; the default shows only
+    when the upstream says nothing. A message with words of its own is judged by them, not by the
+    fallback; one with none of its own says only "Unknown error" whenever the upstream is silent."""
+    for shape in (
+        'raise ToolError(f"Failed to create issue: {result.get(\'error\', \'Unknown error\')}")',
+        'msg = result.get("message") or "Unknown error"\n    raise ToolError(f"Creating the issue failed: {msg}")',
+        'raise ToolError("Could not create the issue: " + result.get("error_description", "unknown error"))',
+        'raise ToolError("Issue API error: %s" % result.get("err", "Request failed"))',
+    ):
+        source = f'''
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+mcp = FastMCP("x")
+@mcp.tool()
+def create_issue(title: str) -> str:
+    result = api.post("/issues", {{"title": title}})
+    {shape}
+'''
+        found = lint(source)
+        assert not [d for d in found if d.code in ("AEM101", "AEM103") or "nknown error" in d.message or "went wrong" in d.message], (shape, [(d.code, d.message) for d in found])
+    # no words of its own: the fallback is all the reader gets when the upstream is silent
+    assert codes('''
+        def send_command(sock, payload: dict) -> dict:
+            reply = json.loads(sock.recv(65536))
+            if reply.get("status") == "error":
+                raise Exception(reply.get("message", "Unknown error"))
+            return reply
+    ''', select=["AEM101"]) == ["AEM101"]
+    found = lint('''
+        def wrap_failure(outcome: dict) -> dict:
+            reason = outcome.get("error") or "Unknown error"
+            return {"isError": True, "content": [{"type": "text", "text": f"Tool failed: {reason}"}]}
+    ''')
+    assert [(d.code, d.message) for d in found] == [
+        ("AEM101", 'generic message "Tool failed: {outcome.get("error")}" names no input, value or next step'),
+        ("AEM207", '"Tool failed: {outcome.get("error")}" only passes the upstream\'s error text through'),
+    ]
+
+
+def test_a_next_step_printed_on_the_following_line_belongs_to_the_message():
+    found = at('''
+        import sys, logging
+        import click
+        logger = logging.getLogger(__name__)
+        def load(path):
+            if not path.exists():
+                print("Error: no config found", file=sys.stderr)
+                print("Run `tool init` to create one.", file=sys.stderr)
+                sys.exit(1)
+        def push(remote):
+            if remote is None:
+                click.echo("Push failed.", err=True)
+                click.echo("Hint: pass --remote origin", err=True)
+                raise SystemExit(2)
+        def sync(repo):
+            if repo.dirty:
+                sys.stderr.write("Cannot sync a dirty tree.\\n")
+                sys.exit("Commit or stash your changes, then run `tool sync` again.")
+        def fetch(url):
+            if not url:
+                print("Fetch failed.", file=sys.stderr)
+                print("", file=sys.stderr)
+                sys.exit(1)
+    ''', select=["AEM101", "AEM201"])
+    # only the last one, whose following line gives no step, is reported
+    assert found == [(21, "AEM101")]
+    # a step printed before the failure, or after other code, is not the message's
+    assert codes('''
+        import sys
+        def load(path):
+            print("Run `tool init` to create a config.", file=sys.stderr)
+            x = 1
+            if not path.exists():
+                print("Error: no config found", file=sys.stderr)
+                sys.exit(1)
+    ''', select=["AEM201"]) == ["AEM201"]
+
+
+def test_cli_error_channel_judges_the_report_and_leaves_wizards_alone():
+    found = lint('''
+        import sys
+        import click
+        from rich.prompt import Prompt
+        def wizard():
+            name = input("Project name: ")
+            if not name:
+                print("Error: a project name is required")
+                sys.exit(1)
+        def wizard2():
+            region = Prompt.ask("Region")
+            if region not in ("eu", "us"):
+                print(f"Invalid region {region!r}; choose eu or us")
+                sys.exit(1)
+        def wizard3():
+            if not click.confirm("Overwrite the config?"):
+                click.echo("Error: nothing was written")
+                sys.exit(1)
+        def report(results):
+            print("Validation report")
+            print(f"  Error: {len(results)} files failed validation")
+            print("  see report.html")
+            sys.exit(1)
+    ''', select=["AEM606"])
+    assert [(d.location.row, d.message) for d in found] == [(20, "an error is printed to stdout (3 lines) before a non-zero exit")]
+    edits = found[0].fix.edits
+    assert [e.content for e in edits][:3] == [", file=sys.stderr"] * 3 and {e.location.row for e in edits[:3]} == {20, 21, 22}
+
+
+def test_echoing_the_caught_exception_to_stdout_before_exiting_is_reported():
+    found = lint('''
+        import sys
+        import click
+        def run(cmd):
+            try:
+                go(cmd)
+            except RuntimeError as e:
+                click.echo(e)
+                sys.exit(1)
+        def run2(cmd):
+            try:
+                go(cmd)
+            except ValueError as exc:
+                print(exc)
+                raise SystemExit(2)
+        def run3(cmd):
+            try:
+                go(cmd)
+            except OSError as err:
+                typer_echo = click.secho
+                click.secho(f"{err}", fg="red")
+                sys.exit(1)
+    ''', select=["AEM606"])
+    assert [d.location.row for d in found] == [8, 14, 21]
+    assert [d.fix.title for d in found] == ["Add `err=True`", "Add `file=sys.stderr`", "Add `err=True`"]
+
+
+def test_broad_except_around_parsing_the_callers_value_is_caller_fixable():
+    source = '''
+        import json, datetime, yaml
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+        mcp = FastMCP("x")
+        def parse_filters(filters: str) -> dict:
+            try:
+                return json.loads(filters)
+            except Exception:
+                raise ValueError("Could not parse the filters")
+        @mcp.tool()
+        def query(filters: str) -> list:
+            try:
+                data = json.loads(filters)
+            except Exception:
+                raise ToolError("The filters could not be read. Please contact support.")
+            return [data]
+        def since(day: str):
+            try:
+                return datetime.date.fromisoformat(day.strip())
+            except Exception:
+                raise ValueError("Could not read the date")
+        def load(text: str):
+            try:
+                return yaml.safe_load(text)
+            except BaseException:
+                raise ValueError("The document could not be loaded")
+        def fetch(url: str) -> dict:
+            try:
+                return json.loads(requests.get(url).text)
+            except Exception:
+                raise RuntimeError("Could not fetch the document")
+    '''
+    found = at(source, select=["AEM201", "AEM501"])
+    assert found == [(10, "AEM201"), (16, "AEM201"), (16, "AEM501"), (22, "AEM201"), (27, "AEM201")]
+
+
+def test_stdout_in_a_stdio_mcp_server_corrupts_the_json_rpc_stream():
+    found = at('''
+        import sys, asyncio
+        from fastmcp import FastMCP
+        mcp = FastMCP("notes")
+        def fetch(url):
+            sys.stdout.write(f"GET {url}\\n")
+            return url
+        @mcp.tool()
+        def sync(repo: str) -> str:
+            print(f"Syncing {repo}...")
+            print(f"Synced {repo}", file=sys.stderr)
+            return fetch(repo)
+        @mcp.resource("notes://{name}")
+        def note(name: str) -> str:
+            print("reading", name)
+            return name
+        def export_cli(path):
+            print(f"Exported to {path}")  # a CLI helper no tool calls: not while serving
+        def main():
+            print("Starting the notes server...")
+            mcp.run()
+            print("Server stopped.")
+        if __name__ == "__main__":
+            main()
+    ''', select=["AEM607"])
+    assert found == [(6, "AEM607"), (10, "AEM607"), (15, "AEM607"), (20, "AEM607")]
+    lowlevel = at('''
+        import anyio
+        from mcp.server.lowlevel import Server
+        from mcp.server.stdio import stdio_server
+        server = Server("x")
+        @server.call_tool()
+        async def handle(name, arguments):
+            print(f"calling {name}")
+            return []
+        async def serve():
+            async with stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+    ''', select=["AEM607"])
+    assert lowlevel == [(8, "AEM607")]
+    # over HTTP stdout is only a log: nothing to report
+    assert codes('''
+        from fastmcp import FastMCP
+        mcp = FastMCP("notes")
+        @mcp.tool()
+        def sync(repo: str) -> str:
+            print(f"Syncing {repo}...")
+            return repo
+        mcp.run(transport="streamable-http", port=8000)
+    ''', select=["AEM607"]) == []
+    fixed_text = lint('''
+        from mcp.server.fastmcp import FastMCP
+        mcp = FastMCP("notes")
+        def main():
+            print("Starting...")
+            mcp.run(transport="stdio")
+    ''', select=["AEM607"])[0]
+    assert fixed_text.fix.applicability.value == "safe"
+    assert [e.content for e in fixed_text.fix.edits] == [", file=sys.stderr", "import sys\n"]
+
+
+def test_a_message_that_already_states_the_range_or_the_wait_has_its_part():
+    for message in (
+        'f"Line {line} out of range (file has {len(lines)} lines)"',
+        'f"Index {line} is past the end; there are only {len(lines)} lines"',
+        'f"The file has {len(lines)} lines, so line {line} is out of range"',
+        'f"Line {line} does not exist: the document holds 40 lines"',
+    ):
+        assert codes(f'''
+            from fastmcp import FastMCP
+            from fastmcp.exceptions import ToolError
+            mcp = FastMCP("x")
+            @mcp.tool()
+            def read_line(path: str, line: int) -> str:
+                lines = open(path).read().splitlines()
+                if line < 1 or line > len(lines):
+                    raise ToolError({message})
+                return lines[line - 1]
+        ''', select=["AEM201"]) == [], message
+    for message in (
+        'f"Cooling down for ~{remaining:.0f}s to respect the rate limit; retry later"',
+        'f"Rate limited; please try again in {limiter.seconds()} seconds"',
+        'f"Rate limited (about {left} min left); retry later"',
+        'f"Quota used up, please wait until {reset_at} and retry"',
+        '"Cooling down for ~30s; retry later"',
+    ):
+        assert codes(f'''
+            from fastmcp import FastMCP
+            from fastmcp.exceptions import ToolError
+            mcp = FastMCP("x")
+            @mcp.tool()
+            def search(q: str, remaining: float, left: int, reset_at: str) -> str:
+                if limiter.blocked():
+                    raise ToolError({message})
+                return q
+        ''', select=["AEM103", "AEM201", "AEM206"]) == [], message
+    # the counts that are not a range, and retry advice with no timing, are still reported
+    assert codes('''
+        def parse(text: str):
+            if text.count("{") != text.count("}"):
+                raise ValueError(f"Template has {text.count('{')} opening braces")
+    ''', select=["AEM201"]) == ["AEM201"]
+    assert codes('''
+        from fastmcp.exceptions import ToolError
+        def f(items):
+            raise ToolError(f"Rate limited on {len(items)} items; retry later")
+    ''', select=["AEM103"]) == ["AEM103"]
+
+
+def test_a_secret_needs_a_plausible_secret_source_not_just_a_name():
+    found = at('''
+        import logging, re
+        log = logging.getLogger(__name__)
+        def parse(expr: str):
+            for token in expr.split():
+                if token not in OPS:
+                    raise ValueError(f"Unknown token {token!r} in {expr!r}")
+        def lex(src: str):
+            for i, token in enumerate(tokenize(src)):
+                if not token.strip():
+                    raise SyntaxError(f"Unexpected token {token} at {i}")
+        def words(line: str):
+            parts = re.findall(r"\\w+", line)
+            for secret in parts:
+                log.warning("unknown word %s", secret)
+        def check(result: dict):
+            auth_error = result.get("error_description") or "unknown"
+            raise PermissionError(f"Login failed: {auth_error}")
+        def check2(resp):
+            token_error = resp.json()["error"]
+            log.error("Token refresh failed: %s", token_error)
+        class Client:
+            def login(self):
+                raise RuntimeError(f"Cannot log in: {self.password_message}")
+        def leak(headers):
+            for key, token in headers.items():
+                log.info("header %s=%s", key, token)
+        def leak2(api_tokens: list):
+            for token in api_tokens:
+                log.info("trying %s", token)
+        def leak3(token: str):
+            raise ValueError(f"Token {token} rejected")
+    ''', select=["AEM301"])
+    assert found == [(27, "AEM301"), (30, "AEM301"), (32, "AEM301")]
+
+
+def test_a_literal_dict_of_a_few_short_fields_is_bounded_and_json_is_never_cut():
+    found = lint('''
+        import json
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+        mcp = FastMCP("x")
+        @mcp.tool()
+        def a(name: str, code: int) -> str:
+            if not name:
+                raise ToolError(f"Bad call: {json.dumps({'field': 'name', 'reason': 'empty', 'hint': 'pass a name'})}")
+            try:
+                go(name)
+            except Exception as e:
+                raise ToolError("Upstream refused " + json.dumps({"error": str(e), "code": code, "tool": name}))
+            raise ToolError(f"Refused: { {'status': code, 'name': name, 'retry': False} }")
+        @mcp.tool()
+        def b(payload: dict, resp: object) -> str:
+            if not payload:
+                raise ToolError(f"Bad payload: {json.dumps(payload)}")
+            raise ToolError(f"Upstream said {json.dumps({'status': 1, 'body': resp.text})}")
+    ''', select=["AEM402"])
+    assert [d.location.row for d in found] == [18, 19]
+    for d in found:
+        assert "!r:.200" not in d.suggestion and "invalid JSON" in d.suggestion

@@ -14,7 +14,7 @@ import libcst as cst
 
 from ..extract.context import GuardFacts, guard_facts
 from ..extract.walker import FileFacts
-from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message, Template
+from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import Packs
 
 DOC_HEADINGS = ("## What it does", "## Why is this bad?", "## Example", "Use instead", "## Fix safety", "## Options")
@@ -204,7 +204,7 @@ def translator(message: Message) -> bool:
     if function is None:
         return False
     params = set(function.param_names)
-    return any(h.has(EXCEPTION) and set(n.split(".", 1)[0] for n in h.names) & params for t in message.templates for h in t.placeholders)
+    return any(h.has(EXCEPTION) and not h.has(RELAYED) and set(n.split(".", 1)[0] for n in h.names) & params for t in message.templates for h in t.placeholders)
 
 
 def traceback_attached(message: Message) -> bool:
@@ -219,6 +219,29 @@ def reports_failure(message: Message) -> bool:
     if message.sink != "stderr" or message.extra.get("exits_after"):
         return True
     return any(FAILURE_TEXT.search(t.prose) for t in message.templates)
+
+
+def run_lines(message: Message, ctx: "FileContext") -> List[Message]:
+    """The messages printed or logged by the other statements of the run of consecutive output lines
+    `message` belongs to, in order (the walker marks runs: `extra["run"]`)."""
+    run = message.extra.get("run")
+    if not run:
+        return []
+    index = getattr(ctx, "_runs", None)
+    if index is None:
+        index = {}
+        for m in ctx.facts.messages:
+            key = m.extra.get("run")
+            if key:
+                index.setdefault(key[0], []).append(m)
+        ctx._runs = index  # type: ignore[attr-defined]
+    return sorted((m for m in index.get(run[0], ()) if m is not message), key=lambda m: m.extra["run"][1])
+
+
+def later_lines(message: Message, ctx: "FileContext") -> List[Message]:
+    """The lines printed right after `message` in the same run ("Run `tool init` to create one.")."""
+    position = message.extra.get("run", (0, 0, 0))[1]
+    return [m for m in run_lines(message, ctx) if m.extra["run"][1] > position]
 
 
 def _dedent(text: str) -> str:
@@ -237,8 +260,10 @@ def quote(text: str, limit: int = 60) -> str:
 
 
 def complete_templates(message: Message) -> List[Template]:
-    """The message's variants whose whole prose is known (rules about missing parts need these)."""
-    return [t for t in message.templates if t.complete]
+    """The message's variants whose whole prose is known (rules about missing parts need these).
+    A fallback variant (`result.get("error", "Unknown error")` when the upstream says nothing) is
+    not the message: the upstream's text is."""
+    return [t for t in message.templates if t.complete and not t.fallback]
 
 
 def mostly_non_english(text: str) -> bool:
@@ -251,6 +276,6 @@ def mostly_non_english(text: str) -> bool:
 
 def all_rules() -> Dict[str, type]:
     """Every Python rule class by code (importing the rule modules registers them)."""
-    from . import guidance, leaks, mcp, meta, parts, size, vague  # noqa: F401  (registration)
+    from . import channels, guidance, leaks, mcp, meta, parts, size, vague  # noqa: F401  (registration)
 
     return dict(Rule.registry)

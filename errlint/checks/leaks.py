@@ -34,8 +34,10 @@ class SecretInMessage(Rule):
     `password`, `dsn`, `session_id`, `headers["Authorization"]`, `os.environ["X_TOKEN"]`) or contains
     a literal key (AWS access key ids, private-key blocks, GitHub/Slack/OpenAI-style tokens). Masked
     values (`mask(x)`, `x[:4]`), `len(x)`, `bool(x)` and names such as `max_tokens`, `token_count` or
-    `token_url` are not flagged. Applies to every sink, logs included, except that a `session_id` in
-    a log record is taken as a correlation id (MCP session ids are not credentials).
+    `token_url` are not flagged, nor names that hold an error or message about a secret
+    (`auth_error`, `token_msg`) or a loop variable over split or tokenized text (`for token in
+    expr.split()`): a secret needs a plausible source. Applies to every sink, logs included, except
+    that a `session_id` in a log record is taken as a correlation id (MCP session ids are not credentials).
 
     ## Why is this bad?
     Error text ends up in agent transcripts, logs and bug reports; a key printed there is a leaked key

@@ -1,4 +1,4 @@
-"""6xx: MCP protocol and channel misuse. What each MCP stack sends to the model is in
+"""6xx: MCP protocol misuse (the channel rules AEM606/AEM607 are in `channels`). What each MCP stack sends to the model is in
 design/rules.md section 1 (checked against mcp 2.3.0 and fastmcp 4.2.3)."""
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from typing import Iterable, Optional
 
 import libcst as cst
 
-from ..extract import nodes
 from ..extract.sinks import TOOL_ERROR_IMPORT
 from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message
@@ -24,6 +23,14 @@ STACK_NAMES = {
     "lowlevel": "the mcp low-level Server",
     "lowlevel1": "the mcp 1.x low-level Server",
     "lowlevel2": "the mcp 2.x low-level Server",
+}
+# Exception classes each masking stack lets through with their text (checked with fastmcp 4.2.3 and
+# mcp 2.3.0 in tests/test_framework_masking.py): fastmcp re-raises every FastMCPError unmasked, mcp's
+# MCPServer every ToolError and ResourceError (its own Unexpected* subclasses are the masks).
+UNMASKED = {
+    "fastmcp": ("fastmcp.exceptions.", {"FastMCPError", "ToolError", "ResourceError", "PromptError", "ValidationError",
+                                       "AuthorizationError", "InsufficientScopeError"}),
+    "mcp2": ("mcp.server.mcpserver.exceptions.", {"MCPServerError", "ToolError", "ResourceError", "ResourceNotFoundError"}),
 }
 INTERNAL_CODES = {"-32601", "-32600", "-32700", "METHOD_NOT_FOUND", "MISSING_REQUIRED_CLIENT_CAPABILITY", "-32002", "RESOURCE_NOT_FOUND"}
 
@@ -258,7 +265,10 @@ class MessageMaskedByFramework(Rule):
     Flags a crafted message raised with a class other than the stack's `ToolError` inside an MCP tool
     (or a helper it calls in the same module) when the stack masks such exceptions: mcp >= 2.1
     MCPServer (version read from pyproject/requirements/lock files; reported as version-dependent when
-    unknown), or FastMCP with `mask_error_details=True`. Pydantic validators and bare `raise` are exempt.
+    unknown), or FastMCP with `mask_error_details=True`. Pydantic validators and bare `raise` are exempt,
+    and so are the classes the stack passes through with their text: fastmcp's `FastMCPError` family
+    (`ToolError`, `ValidationError`, `ResourceError`, `AuthorizationError`, ...), mcp's `ToolError` and
+    `ResourceError`, and subclasses of these defined in the same file (`class NotFound(ToolError)`).
 
     ## Why is this bad?
     The model receives only "Error executing tool <name>" (25 characters) or "Error calling tool
@@ -294,6 +304,8 @@ class MessageMaskedByFramework(Rule):
         "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.mcpserver.exceptions import ToolError\nmcp = MCPServer('x')\n@mcp.tool()\ndef f(x: str) -> str:\n    raise ToolError(f'Unknown {x!r}; call list_x.')\n",
         "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n@mcp.tool()\ndef f(x: str) -> str:\n    raise ValueError(f'Unknown {x!r}; call list_x.')\n",
         "from mcp.server.mcpserver import MCPServer\nmcp = MCPServer('x')\ndef helper(x):\n    raise ValueError('internal')\n",
+        "from mcp.server.mcpserver import MCPServer\nfrom mcp.server.mcpserver.exceptions import ToolError\nclass NotFound(ToolError):\n    pass\nmcp = MCPServer('x')\n@mcp.tool()\ndef f(x: str) -> str:\n    raise NotFound(f'Unknown {x!r}; call list_x.')\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ValidationError\nmcp = FastMCP('x', mask_error_details=True)\n@mcp.tool()\ndef f(x: str) -> str:\n    raise ValidationError(f'x must be a slug (got {x!r})')\n",
     )
     INVALID = (
         "from mcp.server.mcpserver import MCPServer\nmcp = MCPServer('x')\n@mcp.tool()\ndef f(x: str) -> str:\n    raise ValueError(f'Unknown {x!r}; call list_x.')\n",
@@ -309,7 +321,7 @@ class MessageMaskedByFramework(Rule):
             return
         stack = detected_stack(message, ctx)
         masked, note = self._masked(stack, ctx)
-        if not masked:
+        if not masked or reaches_unmasked(message.callee, stack, ctx):
             return
         module, name = TOOL_ERROR_IMPORT.get(stack, ("fastmcp.exceptions", "ToolError"))
         fix = None
@@ -335,6 +347,24 @@ class MessageMaskedByFramework(Rule):
         if version and not version.startswith(">="):
             return False, ""
         return True, " (depends on version: masked from mcp 2.1.0 on; pin mcp to know)"
+
+
+def reaches_unmasked(callee: str, stack: str, ctx: FileContext) -> bool:
+    """True when the raised class is one the stack passes through unmasked, or a subclass of one
+    defined in this file (`class NotFound(ToolError)`, fastmcp's `ValidationError`)."""
+    prefix, names = UNMASKED.get(stack, ("", set()))
+    if not prefix:
+        return False
+    seen, todo = set(), [callee]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name.startswith(prefix) and name[len(prefix):] in names or name.startswith(prefix.split(".")[0] + ".") and name.rsplit(".", 1)[-1] in names - {"ValidationError"}:
+            return True
+        todo.extend(ctx.facts.class_bases.get(name, ()))
+    return False
 
 
 class LowlevelHandlerRaises(Rule):
@@ -423,7 +453,8 @@ class RedundantErrorPrefix(Rule):
     ```
 
     ## Fix safety
-    Safe: the leading prefix is removed from the literal.
+    Unsafe: removing the leading prefix changes the message text, which can break a test that
+    matches it (`pytest.raises(match="Error: ...")`).
 
     ## Options
     None.
@@ -436,7 +467,7 @@ class RedundantErrorPrefix(Rule):
     SINKS = frozenset({"tool-error", "protocol-error"})
     DEFAULT = False
     LEVEL = Level.INFO
-    FIX = Applicability.SAFE
+    FIX = Applicability.UNSAFE
     VALID = (
         "from mcp.server.fastmcp.exceptions import ToolError\nraise ToolError(\"unknown region 'mars'; use eu or us\")\n",
         "from fastmcp.exceptions import ToolError\nraise ToolError('Errors in 2 rows; fix rows 3 and 9.')\n",
@@ -459,85 +490,6 @@ class RedundantErrorPrefix(Rule):
                 if len(message.templates) == 1 and template.pieces and template.pieces[0].text.startswith(prefix):
                     edit = replace_in_piece(template.pieces[0].node, ctx.code, prefix, "")
                     if edit is not None:
-                        fix = Fix(Applicability.SAFE, f"Remove the \"{prefix.strip()}\" prefix", (edit,))
+                        fix = Fix(Applicability.UNSAFE, f"Remove the \"{prefix.strip()}\" prefix", (edit,))
                 yield self.finding(message, f"\"{prefix.strip()}\" repeats the prefix the MCP framework adds", f"Drop \"{prefix.strip()}\".", fix=fix)
                 return
-
-
-class CliErrorChannel(Rule):
-    """## What it does
-    In command-line code, flags (a) an error printed to stdout (`print("Error ...")`, `click.echo(...)`
-    without `err=True`, rich's `print` or a `Console()` built without `stderr=True`) right before a
-    non-zero exit, and (b) a non-zero exit in an `except` handler that printed nothing at all (any
-    call that looks like output, such as `show_error(e)` or `log.error(...)`, counts as printing).
-
-    ## Why is this bad?
-    Agents and pipes read stdout as the command's data and stderr as its diagnostics (clig.dev); a
-    silent exit 1 leaves the reader nothing to act on.
-
-    ## Example
-    ```python
-    print("Error: config not found")
-    sys.exit(1)
-    ```
-
-    Use instead:
-    ```python
-    print("Error: config.toml not found; run `tool init` to create it.", file=sys.stderr)
-    sys.exit(1)
-    ```
-
-    ## Fix safety
-    Safe for (a): `file=sys.stderr` (adding `import sys` when needed) or `err=True` is added.
-    Display-only for (b).
-
-    ## Options
-    None.
-    """
-
-    CODE = "AEM606"
-    NAME = "cli-error-channel"
-    SUMMARY = "CLI error on stdout, or a silent non-zero exit"
-    PROFILES = ("cli",)
-    SINKS = frozenset({"stdout", "exit"})
-    PROSE = False
-    FIX = Applicability.SAFE
-    VALID = (
-        "import sys\nprint('Error: config not found; run `tool init`.', file=sys.stderr)\nsys.exit(1)\n",
-        "import sys\nprint('Done.')\nsys.exit(0)\n",
-        "import sys\ntry:\n    run()\nexcept KeyError as e:\n    print(f'missing key {e}; add it to config.toml', file=sys.stderr)\n    sys.exit(1)\n",
-    )
-    INVALID = (
-        "import sys\nprint('Error: config not found')\nsys.exit(1)\n",
-        "import click, sys\nclick.echo('Failed to connect to the server')\nsys.exit(2)\n",
-        "import sys\ntry:\n    run()\nexcept KeyError:\n    sys.exit(1)\n",
-    )
-
-    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
-        if message.sink == "exit":
-            if message.extra.get("silent"):
-                yield self.finding(message, "the command exits non-zero without printing why", "Print what failed and the next step to stderr before exiting.", anchor=message.node)
-            return
-        for template in message.templates:
-            if ERROR_TEXT.search(RICH_MARKUP.sub("", template.prose)):
-                if message.callee.startswith("rich.console."):
-                    yield self.finding(message, "an error is printed to stdout (a rich Console without stderr=True) before a non-zero exit", "Print errors with a `Console(stderr=True)` (e.g. `err_console = Console(stderr=True)`).", anchor=message.node)
-                    return
-                echo = message.callee.rsplit(".", 1)[-1] in ("echo", "secho")
-                target = "err=True" if echo else "file=sys.stderr"
-                yield self.finding(message, "an error is printed to stdout before a non-zero exit", f"Print it to stderr: add `{target}`.", anchor=message.node, fix=self._fix(message, ctx, target, echo))
-                return
-
-    def _fix(self, message: Message, ctx: FileContext, target: str, echo: bool) -> Optional[Fix]:
-        if not isinstance(message.node, cst.Call) or nodes.keyword_arg(message.node, "file", "err") is not None:
-            return None
-        try:
-            edit = call_arg_edit(message.node, ctx.code, target)
-        except RecursionError:  # a print of hundreds of joined pieces: report without a fix
-            return None
-        if edit is None:
-            return None
-        extra = [] if echo else imports_for(ctx.module, ctx.text, "import sys", "sys")
-        if extra is None:
-            return None
-        return Fix(Applicability.SAFE, f"Add `{target}`", (edit, *extra))

@@ -15,8 +15,9 @@ from ..extract.context import (
     tested_params,
 )
 from ..fixes import append_edit, insert_in_fstring
-from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, TRACEBACK, Applicability, Edit, Finding, Fix, Level, Message, Template
-from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, internal_signal, quote, traceback_attached, translator
+from ..model import COLLECTION, EXCEPTION, HINT, RELAYED, RETRY_AFTER, TRACEBACK, Applicability, Edit, Finding, Fix, Level, Message, Template
+from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, internal_signal, later_lines, quote, traceback_attached, translator
+from .inputs import CONTEXT_OBJECTS, failing_inputs, first_failing_input, is_flag
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
 from .vague import fixable, messageless_matters, signals
 
@@ -36,7 +37,6 @@ EXAMPLE_TEXT = re.compile(r"\b(e\.g\.|for example|such as|like|format|formatted|
 RECOVERED = re.compile(r"\b(continuing|falling back|fall(?:ing)? back to|ignoring|skipping|will (?:retry|try again)|retrying(?! (?:will|won't) help)|using (?:the )?default|proceeding (?:with|without))\b", re.I)
 ZERO_WORDS = re.compile(r"\b(positive|negative|non-negative|nonnegative|non-zero|nonzero|empty|whole number)\b", re.I)
 PATH_NAME = re.compile(r"(^|_)(path|file|filename|dir|directory|folder)$")
-CONTEXT_OBJECTS = {"ctx", "context", "request", "req", "session", "client", "app", "server", "self", "cls"}
 TYPED_TIMEOUT = re.compile(r"TIMEOUT|^-?408$")
 AGENT_FACING_ERROR = re.compile(r"^(ToolError|ResourceError|PromptError|McpError|MCPError|HTTPException|UsageError|BadParameter)$")
 EXC_TYPE_NAME = re.compile(r"^(type\(\w+\)\.__(?:qual)?name__|\w+\.__class__\.__(?:qual)?name__)$")
@@ -53,6 +53,9 @@ class PartRule(Rule):
         function = message.context.function
         if internal_signal(message, ctx) or function is not None and function.name == "__getattr__":
             return ()  # PEP 562 / attribute lookup: "has no attribute {name!r}" is Python's own message
+        main = [t for t in message.templates if not t.fallback]
+        if self.code in ("AEM202", "AEM203", "AEM204", "AEM205") and main and all(relayed_text(t) for t in main):
+            return ()  # `raise ToolError(result.get("error"))`: the text is the upstream's; AEM207 judges relaying it
         return self.check_part(message, ctx)
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
@@ -65,6 +68,9 @@ class MissingNextStep(PartRule):
     span, flag or env var, no allowed values, no tool name and no retry timing. Applies to messages for
     agents, CLIs and HTTP clients, and to plain raises and error logs when the caller can fix the error
     (the raise sits under a guard on a parameter, or in a handler around a call that received one).
+    A step printed on the following output line of the same run counts (`print("Error: no config",
+    file=sys.stderr)` then `print("Run `tool init`.", file=sys.stderr)`), and so does a stated extent
+    ("line 90 out of range (file has 40 lines)") or wait ("cooling down for ~{s}s").
     Not reported when AEM204, AEM205, AEM206 or AEM207 is (their fixes supply the step), on an
     internal fault ("Internal error", "should never happen", JSON-RPC INTERNAL_ERROR, HTTP 500: no
     caller can fix those, which holds for every missing-part rule), on log calls that attach the
@@ -125,9 +131,9 @@ class MissingNextStep(PartRule):
                 if messageless_matters(message, ctx):
                     yield self.finding(message, "exception raised without a message, so there is no next step", "Add a message that ends with what to do next.")
                 return
-            if not template.parts:
-                continue
-            if sig.next_step(template, tools) is not None:
+            if not template.parts or not template.placeholders and not template.literal.strip():
+                continue  # a blank line (`print("", file=sys.stderr)`) is spacing, not a message
+            if sig.next_step(template, tools) is not None or step_on_a_later_line(message, ctx, sig, tools):
                 continue
             if passthrough_only(template, sig) or template.placeholders and not template.literal.strip() and all(h.has(TRACEBACK) for h in template.placeholders):
                 continue  # AEM207 (or AEM305 for a bare traceback) reports it
@@ -143,13 +149,19 @@ class MissingNextStep(PartRule):
             return
 
 
+def step_on_a_later_line(message: Message, ctx: FileContext, sig, tools=()) -> bool:
+    """The next step printed on a following line of the same output run:
+    `print("Error: no config", file=sys.stderr)` then `print("Run `tool init` to create one.", ...)`."""
+    return any(sig.next_step(t, tools) is not None for m in later_lines(message, ctx) for t in m.templates if t.complete and not t.fallback)
+
+
 def suggest_step(message: Message, ctx: FileContext) -> str:
-    function = message.context.function
     listing = sorted(t for t in ctx.registry if LISTING_TOOL.match(t))
     if listing and message.profile == "agent":  # a tool's reader can call the listing tool; a library's cannot
         return f"End with the step, e.g. \"Call {listing[0]} to see valid values.\""
-    if function is not None and function.param_names:
-        return f"End with the step, e.g. \"Pass a different `{function.param_names[0]}`: <what is valid>.\""
+    failed = first_failing_input(message, ctx)  # the input the guard tested, never the first parameter
+    if failed:
+        return f"End with the step, e.g. \"Pass a different `{failed}`: <what is valid>.\""
     return "End with the step: the command to run, the argument to change, or when to retry."
 
 
@@ -163,6 +175,18 @@ def passthrough_only(template: Template, sig) -> bool:
         if not (h.has(EXCEPTION) or EXC_TYPE_NAME.match(h.expr.replace(" ", ""))):
             return False
     return len(sig.content_words(template)) <= 2 and not identifiers(template)
+
+
+def relayed_only(template: Template, sig) -> bool:
+    """`f"Tool failed: {outcome.get('error')}"`: no words of its own beside a generic prefix, and the
+    rest is the upstream's error text read from a mapping."""
+    holders = template.placeholders
+    return bool(holders) and all(h.has(RELAYED) or EXC_TYPE_NAME.match(h.expr.replace(" ", "")) for h in holders) and not sig.content_words(template)
+
+
+def relayed_text(template: Template) -> bool:
+    """The whole message is exception or upstream text: what it lacks is AEM207's finding, not a part."""
+    return not template.literal.strip() and bool(template.placeholders) and all(h.has(EXCEPTION) for h in template.placeholders)
 
 
 class MissingValueEcho(PartRule):
@@ -223,7 +247,7 @@ class MissingValueEcho(PartRule):
         if function.role in ("tool", "lowlevel"):
             checked |= set(facts.zero_bounds)  # `amount <= 0` on a tool argument: show what the agent sent
         names = param_derived(function, lambda n: ctx.origin(message, n), checked)
-        names = {n for n in names if not n.isupper() and not _secret(n) and n not in CONTEXT_OBJECTS}
+        names = {n for n in names if not n.isupper() and not _secret(n) and n not in CONTEXT_OBJECTS and not is_flag(function, n)}
         if facts.type_check and facts.emptiness and not (facts.memberships or facts.bounds or facts.formats or facts.patterns or facts.equalities):
             return  # `not isinstance(p, str) or not p`: "must be a non-empty string" says it all
         if not names:
@@ -243,8 +267,18 @@ class MissingValueEcho(PartRule):
             unbounded = all(is_unbounded_param(function, n) for n in names)
             if unbounded and value_placeholders(template):
                 continue
-            name = sorted(names)[0]
+            ranked = [n for n in failing_inputs(message, ctx) if n in names]
+            name = ranked[0] if ranked else sorted(names)[0]
             width = self.options["echo-width"]
+            keyed = [(c, k) for c in sorted(names) for k in facts.keys.get(c, ())]
+            if keyed and name in facts.keys:  # `args.get("amount", 0) <= 0`: the value that failed is args["amount"]
+                container, key = keyed[0]
+                yield self.finding(
+                    message,
+                    f"the message does not show the rejected value of `{key}`; append \" (got {{{container}.get({key!r})!r:.{width}}})\"",
+                    f"Echo the value the caller sent for `{key}`: f\"... (got {{{container}.get({key!r})!r:.{width}}})\".",
+                )
+                return
             hint = f"name the offending entries or `len({name})`" if unbounded else f"append \" (got {{{name}!r:.{width}}})\""
             fix = None
             if not unbounded and len(message.templates) == 1 and name in function.param_names:
@@ -335,9 +369,9 @@ class MissingInputName(PartRule):
         if function is None or function.role not in ("tool", "cli") or message.callee.endswith("BadParameter"):
             return
         facts = ctx.guard(message)
-        params = tested_params(message, facts)
+        params = [p for p in failing_inputs(message, ctx) if p in function.param_names]
         if not params:
-            return
+            return  # only flags, context objects or whole argument containers were tested
         for template in complete_templates(message):
             if any(mentions(template, p) or mentions(template, "--" + p.replace("_", "-")) or any(mentions(template, flag) or mentions(template, flag.lstrip("-")) for flag in function.aliases.get(p, ())) for p in params):
                 continue
@@ -588,7 +622,7 @@ class MissingValueSource(PartRule):
                 continue
             if signals(ctx).code.search(template.prose) or signals(ctx).allowed_clause(template):
                 continue
-            stem = _stem(id_params[0] if id_params else (function.param_names[0] if function.param_names else ""))
+            stem = _stem(id_params[0] if id_params else first_failing_input(message, ctx))
             matches = [t for t in listing if stem and stem in t]
             tool = matches[0] if len(matches) == 1 else listing[0]
             fix = None
@@ -683,7 +717,8 @@ class MissingRetryGuidance(PartRule):
 class ExceptionPassthroughOnly(PartRule):
     """## What it does
     Flags a message that is only a generic prefix plus the caught exception's text:
-    `f"Error: {e}"`, `str(e)`, `f"{type(e).__name__}: {e}"`.
+    `f"Error: {e}"`, `str(e)`, `f"{type(e).__name__}: {e}"`, or plus an upstream's own error text
+    read from its reply (`f"Tool failed: {result.get('error')}"`).
 
     ## Why is this bad?
     The library's text was written for its own developers: it names internals, not the tool's
@@ -726,11 +761,20 @@ class ExceptionPassthroughOnly(PartRule):
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         sig = signals(ctx)
         handler = message.context.handlers[0] if message.context.handlers else None
-        if handler is None or not handler.name or traceback_attached(message):
-            return  # a converter of arbitrary exceptions passes text through by design; a traceback carries the rest
+        if traceback_attached(message):
+            return
         for template in complete_templates(message):
             if not passthrough_only(template, sig):
                 continue
+            if relayed_only(template, sig):
+                yield self.finding(
+                    message,
+                    f'"{quote(template.text)}" only passes the upstream\'s error text through',
+                    "Say what failed, for which input, and the next step; keep the upstream's text as the cause.",
+                )
+                return
+            if handler is None or not handler.name:
+                return  # a converter of arbitrary exceptions passes text through by design
             if not any(n == handler.name or n.startswith(handler.name + ".") for h in template.placeholders for n in h.names):
                 continue
             if message.callee and any(t.rsplit(".", 1)[-1] == message.callee.rsplit(".", 1)[-1] for t in handler.types):
@@ -831,8 +875,9 @@ class UnmarkedInterpolation(Rule):
     ```
 
     ## Fix safety
-    Safe: the placeholder is wrapped in single quotes (switching to `!r` would be unsafe: it changes
-    how non-`str` values print, e.g. `PosixPath('…')`).
+    Unsafe: the placeholder is wrapped in single quotes, which changes the message text (a test that
+    matches it with `pytest.raises(match=...)` may break). Switching to `!r` is not offered: it also
+    changes how non-`str` values print, e.g. `PosixPath('…')`.
 
     ## Options
     None.
@@ -844,7 +889,7 @@ class UnmarkedInterpolation(Rule):
     PROFILES = ("agent", "cli", "http", "exc", "log")
     DEFAULT = False
     LEVEL = Level.INFO
-    FIX = Applicability.SAFE
+    FIX = Applicability.UNSAFE
     VALID = (
         "def f(region):\n    raise ValueError(f\"Unknown region '{region}'; use eu or us\")\n",
         "def f(region):\n    raise ValueError(f'Unknown region {region!r}; use eu or us')\n",
@@ -885,5 +930,5 @@ class UnmarkedInterpolation(Rule):
             if isinstance(item, cst.FormattedStringExpression) and item.expression is holder_node:
                 quote = "\\'" if template.tail.quote[0] == "'" else "'"
                 code = ctx.code(item)
-                return Fix(Applicability.SAFE, f"Quote `{part.expr}`", (Edit(0, 0, quote, node=item), Edit(len(code), len(code), quote, node=item)))
+                return Fix(Applicability.UNSAFE, f"Quote `{part.expr}`", (Edit(0, 0, quote, node=item), Edit(len(code), len(code), quote, node=item)))
         return None

@@ -129,7 +129,8 @@ class UnboundedInterpolation(Rule):
     Flags a placeholder whose value can be any size: `json.dumps(...)`, `repr()` of an object,
     `.model_dump()`, `response.text`/`.json()`, `proc.stderr`, a whole dict or list parameter, `"\\n".join`
     of a non-literal collection. Truncated forms (`x[:200]`, `{x!r:.80}`, `textwrap.shorten`) and `len(x)`
-    are fine.
+    are fine, and so is a dict or list written in the code with a few bounded fields
+    (`json.dumps({"error": code, "tool": name})`). For a JSON dump the suggestion keeps valid JSON.
 
     ## Why is this bad?
     One upstream body echoed into an error cost 14,252 tokens where 256 would do (learn.agentpatterns);
@@ -214,9 +215,14 @@ def _listed_values(template) -> set:
     return out
 
 
+JSON_DUMP = re.compile(r"^(?:json\.)?dumps\(|\.model_dump_json\(|\.json\(\)$")
+
+
 def _bound_hint(expr: str) -> str:
     if STREAM_TAIL.search(expr):  # a tool's error is at the end of its output
         return f"Keep the end, where the error is: f\"{{{expr}[-500:]}}\" (or its last lines)."
+    if JSON_DUMP.search(expr):  # cutting the dumped text would leave broken JSON
+        return "Dump only the fields that matter, each value capped (e.g. {\"id\": x[\"id\"], \"detail\": str(x[\"detail\"])[:200]}), or give a count; cutting the dumped text leaves invalid JSON."
     return f"Truncate or summarise: f\"{{{expr}!r:.200}}\" or the one field that matters."
 
 

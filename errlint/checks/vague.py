@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional
+from typing import Iterable, List, Optional
 
-from ..extract.context import caller_fixable
+from ..extract.context import caller_fixable, param_derived
 from ..extract.sinks import CONTROL_FLOW
 from ..fixes import replace_with_fbody
-from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message, Template
+from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import PackError, PhraseRuleSpec
-from .base import FileContext, Rule, complete_templates, internal_signal, mostly_non_english, quote, traceback_attached, translator
+from .base import FileContext, Rule, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
+from .inputs import first_failing_input
 from .signals import Signals, identifiers, value_placeholders
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
@@ -57,13 +58,35 @@ def fixable(message: Message, ctx: FileContext, strict: bool = False) -> bool:
     handlers = message.context.handlers
     if handlers and all(t in ("", "Exception", "BaseException", "builtins.Exception") for t in handlers[0].types):
         guard = ctx.guard(message)
-        if not guard.has_guard:
+        if not guard.has_guard and not parses_caller_input(message, ctx):
             return False
     if strict and any(NOT_FIXABLE_TEXT.search(t.prose) for t in message.templates):
         return False
     if strict and _needs_a_person(message, ctx):
         return False
     return caller_fixable(message, ctx.guard(message), lambda name: ctx.origin(message, name), strict)
+
+
+# Calls that parse or convert a value: when they fail, the value was malformed.
+PARSE_CALLS = re.compile(
+    r"^(?:json\.loads?|(?:yaml\.)?(?:safe_)?load|tomllib\.loads|tomli\.loads|toml\.loads|ast\.literal_eval|literal_eval|"
+    r"int|float|complex|Decimal|decimal\.Decimal|Fraction|fractions\.Fraction|"
+    r"(?:datetime\.)?(?:datetime|date|time)\.(?:fromisoformat|strptime)|fromisoformat|strptime|"
+    r"uuid\.UUID|UUID|ipaddress\.ip_\w+|ip_address|ip_network|re\.compile|base64\.\w*b64decode|b64decode|bytes\.fromhex|"
+    r"(?:zoneinfo\.)?ZoneInfo|dateutil\.parser\.parse|shlex\.split|urllib\.parse\.\w+|"
+    r"[\w.]*\.(?:model_validate|model_validate_json|parse_obj|parse_raw|validate_python|validate_json)|(?:jsonschema\.)?validate)$"
+)
+HARMLESS_CALLS = re.compile(r"(?:^|\.)(?:str|len|isinstance|strip|lstrip|rstrip|lower|upper|encode|decode|split|replace|bool|dict|list|tuple)$")
+
+
+def parses_caller_input(message: Message, ctx: FileContext) -> bool:
+    """A broad `except Exception:` around `json.loads(user_value)`: the try block only parses or
+    converts values computed from the caller's arguments, so what fails is the caller's input."""
+    handler = message.context.handlers[0]
+    calls = [c for c in handler.try_calls if c]
+    if not calls or not any(PARSE_CALLS.match(c) for c in calls) or not all(PARSE_CALLS.match(c) or HARMLESS_CALLS.search(c) for c in calls):
+        return False
+    return bool(param_derived(message.context.function, lambda name: ctx.origin(message, name), set(handler.try_reads)))
 
 
 def messageless_matters(message: Message, ctx: FileContext) -> bool:
@@ -76,15 +99,25 @@ def messageless_matters(message: Message, ctx: FileContext) -> bool:
     return message.profile in ("agent", "cli", "http") or fixable(message, ctx)
 
 
-def operation_hint(message: Message) -> str:
+def operation_hint(message: Message, ctx: FileContext) -> str:
+    """`<function> failed for <input>={<input>!r}`, naming the input the guard tested (never an
+    unrelated parameter such as `verbose` or `ctx`)."""
     function = message.context.function
     if function is None:
         return "<operation>"
-    params = function.param_names
-    if params:
-        p = params[0]
+    p = first_failing_input(message, ctx)
+    if p.isidentifier() and p in function.param_names:
         return f"{function.name} failed for {p}={{{p}!r}}"
+    if p:
+        return f"{function.name} failed for {p}"
     return f"{function.name} failed"
+
+
+def missing_parts(message: Message, ctx: FileContext) -> str:
+    """"input (`limit`), value or next step": the parts a generic message lacks, with the input the
+    guard tested named when there is one."""
+    p = first_failing_input(message, ctx)
+    return f"input (`{p}`), value or next step" if p else "input, value or next step"
 
 
 class GenericFailureMessage(Rule):
@@ -92,7 +125,10 @@ class GenericFailureMessage(Rule):
     Flags a message that only says that something failed: after removing generic phrases ("an error
     occurred", "operation failed", "invalid input", "not found"), stop words and the exception's own
     text, fewer than three content words remain, and it names no input, value, identifier or next
-    step. An exception raised with no message at all is flagged too.
+    step. An exception raised with no message at all is flagged too. The finding names the input
+    the guard in front of the message tested ("names no input (`limit`), value or next step"), and
+    covers AEM201 and AEM203 on the same message. The default of an upstream's error text
+    (`result.get("error", "Unknown error")`) is judged only when the message has no words of its own.
 
     ## Why is this bad?
     "Something went wrong" gives an agent nothing to change, so it retries the same call or gives up.
@@ -138,24 +174,38 @@ class GenericFailureMessage(Rule):
         if traceback_attached(message) or internal_signal(message, ctx) or translator(message):
             return
         sig = signals(ctx)
-        for template in complete_templates(message):
+        for template in self._judged(message, sig):
             if message.extra.get("messageless"):
                 if messageless_matters(message, ctx):
+                    p = first_failing_input(message, ctx)
+                    which = f"for which input (`{p}`) and value" if p else "for which input"
                     yield self.finding(
                         message,
-                        f"`{message.callee or 'exception'}` is raised without a message; say what failed, for which input, and what to do",
-                        f'Pass a message, e.g. {message.callee.rsplit(".", 1)[-1]}(f"{operation_hint(message)}: <cause>. <next step>")',
+                        f"`{message.callee or 'exception'}` is raised without a message; say what failed, {which}, and what to do",
+                        f'Pass a message, e.g. {message.callee.rsplit(".", 1)[-1]}(f"{operation_hint(message, ctx)}: <cause>. <next step>")',
                     )
                 return
             phrase = self._generic(template, sig, message)
             if phrase is None:
                 continue
+            if any(sig.next_step(t, ctx.registry) is not None for m in later_lines(message, ctx) for t in m.templates if t.complete):
+                return  # "Error: something went wrong." then "Run `tool doctor` to see why.": one message
             yield self.finding(
                 message,
-                f'generic message "{quote(template.text)}" names no input, value or next step',
-                f'Say which operation failed and why, e.g. f"{operation_hint(message)}: <cause>. <next step>" instead of "{quote(phrase, 40)}".',
+                f'generic message "{quote(template.text)}" names no {missing_parts(message, ctx)}',
+                f'Say which operation failed and why, e.g. f"{operation_hint(message, ctx)}: <cause>. <next step>" instead of "{quote(phrase, 40)}".',
             )
             return
+
+    def _judged(self, message: Message, sig: Signals) -> List[Template]:
+        """The complete variants, plus the fallback ones when the message has no words of its own
+        beside the upstream's text: `raise Exception(reply.get("message", "Unknown error"))` says
+        only "Unknown error" whenever the upstream is silent, while "Search failed: {...}" still
+        names the operation that failed."""
+        main = complete_templates(message)
+        if any(sig.content_words(t) for t in main if any(h.has(RELAYED) for h in t.placeholders)):
+            return main
+        return main + [t for t in message.templates if t.fallback and t.complete]
 
     def _generic(self, template: Template, sig: Signals, message: Optional[Message] = None) -> Optional[str]:
         prose = template.prose
@@ -223,6 +273,8 @@ class PhraseRule(Rule):
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         spec = self.spec
         for template in message.templates:
+            if template.fallback:
+                continue  # the default of `result.get("error", ...)`: not the upstream's text
             prose = template.prose
             if not template.literal.strip() or mostly_non_english(prose):
                 continue
@@ -239,7 +291,7 @@ class PhraseRule(Rule):
                 if spec.when == "fixable" and not fixable(message, ctx, strict=True):
                     return
                 replacement = spec.swap.get(text.lower(), "") if spec.swap else ""
-                fmt = {"match": text.strip(), "replacement": replacement}
+                fmt = {"match": text.strip(), "replacement": replacement, "param": first_failing_input(message, ctx) or "<param>", "limit": _limit(message, ctx)}
                 fixer = PHRASE_FIXERS.get(spec.code) if self.FIX is Applicability.UNSAFE else None
                 fix = fixer(message, template, text, ctx) if fixer and len(message.templates) == 1 else None
                 yield self.finding(message, _format(spec.message, fmt), _format(spec.suggestion, fmt), fix=fix)
@@ -249,6 +301,11 @@ class PhraseRule(Rule):
         end = SENTENCE_END.search(prose, start)
         rest = prose[start:end.start() if end else len(prose)]
         return any(p.search(rest) for p in self.spec.unless_after)
+
+
+def _limit(message: Message, ctx: FileContext) -> str:
+    bounds = ctx.guard(message).bound_values
+    return bounds[0] if bounds else "<limit>"
 
 
 RETRY_AFTER_NAME = re.compile(r"retry_?after|retry_?in\b|retry_delay|backoff_s", re.I)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -59,6 +59,7 @@ class GuardFacts:
     type_check: bool = False
     enum_lookup: bool = False
     has_guard: bool = False
+    keys: Dict[str, List[str]] = field(default_factory=dict)  # `args["amount"]`, `args.get("amount")`: args -> [amount]
 
 
 
@@ -121,6 +122,9 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
             root = nodes.root_name(node)
             if root:
                 facts.names.add(root)
+        key, container = _keyed(node)
+        if key and container and key not in facts.keys.get(container, []):
+            facts.keys.setdefault(container, []).append(key)
     stack: List[Tuple[cst.CSTNode, bool, bool]] = [(test, negated, False)]
     while stack:
         node, neg, weak = stack.pop()
@@ -148,6 +152,18 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
             facts.subjects.add(nodes.root_name(node))
             if neg:
                 facts.emptiness = True
+
+
+def _keyed(node: cst.CSTNode) -> Tuple[str, str]:
+    """(key, container) for `args["amount"]` and `args.get("amount", ...)` on a plain name."""
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1:
+        index = getattr(node.slice[0].slice, "value", None)
+        key = nodes.string_value(index) if index is not None else None
+        return (key or "", node.value.value)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" and isinstance(node.func.value, cst.Name):
+        key = nodes.string_value(nodes.call_arg(node, 0))
+        return (key or "", node.func.value.value)
+    return ("", "")
 
 
 def _flatten_bool(node: cst.CSTNode) -> List[cst.CSTNode]:

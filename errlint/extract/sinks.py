@@ -22,6 +22,7 @@ SINK_KINDS = (
     "exit",            # sys.exit("text"), raise SystemExit("text")
     "stderr",          # print(..., file=sys.stderr), sys.stderr.write, echo(err=True)
     "stdout",          # print()/echo() to stdout right before a non-zero exit (AEM606 only)
+    "stdio-print",     # print() to stdout in a module of an MCP server that may run over stdio (AEM607 only)
     "log",             # logging calls
     "warn",            # warnings.warn
     "http",            # HTTPException(detail=...), abort(...), Django/DRF ValidationError
@@ -42,6 +43,7 @@ PROFILE_OF_KIND = {
     "exit": "cli",
     "stderr": "cli",
     "stdout": "cli",
+    "stdio-print": "agent",
     "log": "log",
     "warn": "log",
     "http": "http",

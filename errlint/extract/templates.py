@@ -19,6 +19,7 @@ from ..model import (
     EXCEPTION,
     HINT,
     HOME_PATH,
+    RELAYED,
     RETRY_AFTER,
     SCHEMA,
     SECRET,
@@ -36,6 +37,7 @@ from . import nodes
 from .scope import Scope
 
 MAX_VARIANTS = 4
+MAX_DISPLAY_FIELDS = 8  # a dict/list written in the code with more fields than this is a dump
 MAX_DEPTH = 8
 
 GETTEXT = {"_", "gettext", "gettext_lazy", "ugettext", "ugettext_lazy", "gettext_noop", "N_", "_lazy", "lazy_gettext"}
@@ -53,6 +55,8 @@ SECRET_ALLOW = re.compile(
     r"_id_?name|_kind|_scheme|_expiry|_expires(_at)?|_ttl|_hint|_prefix|_suffix|_mask(ed)?|_masked|_preview)$"
     r"|^(max_|min_|num_|n_|has_|is_|use_|needs?_|requires?_|missing_|no_|valid_)"
     r"|(^|_)(page|next|continuation|pagination|sync|cursor)_token($|_)"
+    # names that say they hold an error or a message about the secret, not the secret
+    r"|_(error|errors|err|msg|message|messages|reason|exc|exception|failure|problem|warning|description)$"
 )
 MASKING = re.compile(r"mask|redact|obfuscat|anonymi|censor|scrub|sanitiz|hash|sha\d*|digest|fingerprint|len$|bool$|shorten|truncat|preview|hint")
 BOUNDED_NAME = re.compile(
@@ -99,6 +103,10 @@ HTTP_ERROR_TYPES = (
     "requests.exceptions.RequestException", "httpx.HTTPStatusError", "httpx.HTTPError",
     "urllib.error.HTTPError", "aiohttp.ClientResponseError",
 )
+# Keys under which an upstream (an API's JSON body, a subprocess result, a worker's outcome) reports
+# its own error text: `result.get("error", "Unknown error")` relays that text, and the default is
+# only a fallback for when the upstream says nothing.
+ERROR_KEY = re.compile(r"^(?:error|errors|err|error_?message|error_?msg|error_?description|error_?detail|message|msg|detail|details|reason|fault|faultstring)$", re.I)
 PROSE_NAME = re.compile(r"(^|_)(msg|message|messages|hint|hints|text|detail|details|reason|suffix|prefix|help|note|notes|description|tip|advice|explanation|extra|info|remedy|guidance|instructions?)$")
 
 
@@ -166,6 +174,8 @@ class TemplateBuilder:
         if isinstance(expr, cst.IfExp):
             return (self._variants(expr.body, depth + 1, top) + self._variants(expr.orelse, depth + 1, top))[:MAX_VARIANTS]
         if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
+            if relayed_error(expr.left):  # `outcome.get("error") or "Unknown error"`: the default is a fallback
+                return (self._variants(expr.left, depth + 1, top) + [as_fallback(t) for t in self._variants(expr.right, depth + 1, top)])[:MAX_VARIANTS]
             return (self._variants(expr.left, depth + 1, top) + self._variants(expr.right, depth + 1, top))[:MAX_VARIANTS]
         return [self._opaque(expr, top, depth)]
 
@@ -220,13 +230,13 @@ class TemplateBuilder:
 
     def _fstring(self, expr: cst.FormattedString, depth: int) -> List[Template]:
         """One template per combination of the alternatives of names inlined into the f-string."""
-        variants: List[Tuple[List[Part], List[Piece], bool]] = [([], [], True)]
+        variants: List[Tuple[List[Part], List[Piece], bool, bool]] = [([], [], True, False)]
         prefix = expr.prefix
         for part in expr.parts:
             if isinstance(part, cst.FormattedStringText):
                 text = nodes.fstring_text(part, prefix, expr.quote)
                 piece = Piece(text, part, "f", expr)
-                variants = [(parts + [text], pieces + [piece], ok) for parts, pieces, ok in variants]
+                variants = [(parts + [text], pieces + [piece], ok, fb) for parts, pieces, ok, fb in variants]
                 continue
             if not isinstance(part, cst.FormattedStringExpression):
                 continue
@@ -238,16 +248,16 @@ class TemplateBuilder:
                 inline = self._resolve_name(inner, depth + 1)
             if inline and any(t.pieces for t in inline) and all(t.complete for t in inline):
                 variants = [
-                    (parts + list(t.parts), pieces + list(t.pieces), ok and t.complete)
-                    for parts, pieces, ok in variants
+                    (parts + list(t.parts), pieces + list(t.pieces), ok and t.complete, fb or t.fallback)
+                    for parts, pieces, ok, fb in variants
                     for t in inline
                 ][:MAX_VARIANTS]
                 continue
             holder = self.placeholder(inner, conversion=conversion, spec=spec, debug=part.equal is not None, depth=depth + 1)
             if not conversion and isinstance(inner, (cst.Name, cst.Attribute)) and PROSE_NAME.search(snake(nodes.last_name(inner))) and holder.kinds <= {UNKNOWN}:
-                variants = [(parts, pieces, False) for parts, pieces, _ in variants]  # `{message}`: prose we cannot see
-            variants = [(parts + [holder], pieces, ok) for parts, pieces, ok in variants]
-        return [Template(tuple(merge_text(parts)), tuple(pieces), ok, expr, "f") for parts, pieces, ok in variants]
+                variants = [(parts, pieces, False, fb) for parts, pieces, _, fb in variants]  # `{message}`: prose we cannot see
+            variants = [(parts + [holder], pieces, ok, fb) for parts, pieces, ok, fb in variants]
+        return [Template(tuple(merge_text(parts)), tuple(pieces), ok, expr, "f", fb) for parts, pieces, ok, fb in variants]
 
     def _json_literal(self, node: cst.CSTNode, depth: int) -> Template:
         """`json.dumps({...})` of a literal: the JSON text with each value's own template inside."""
@@ -311,6 +321,9 @@ class TemplateBuilder:
             return [self._json_literal(args[0], depth + 1)]
         if name == "str" and len(args) == 1 and isinstance(args[0], (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
             return self._variants(args[0], depth + 1)
+        if relayed_error(call):
+            main = Template((self.placeholder(call, depth=depth + 1),), (), True)
+            return [main] + [as_fallback(t) for t in self._variants(args[1], depth + 1)] if len(args) >= 2 else [main]
         if (isinstance(func, cst.Attribute) and func.attr.value in ("get", "getenv", "pop", "setdefault") or name in ("os.getenv", "getenv")) and len(args) >= 2:
             fallback = self._variants(args[1], depth + 1)
             if any(t.pieces and t.literal.strip() for t in fallback):  # an empty default is not a message
@@ -365,9 +378,9 @@ class TemplateBuilder:
             return self._classify_string(expr, depth)
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
             values = nodes.literal_values(expr)
-            if values is not None:
+            if values is not None and not (isinstance(expr, cst.Dict) and any(nodes.string_value(el.value) is None and nodes.number_text(el.value) is None for el in expr.elements)):
                 return frozenset({BOUNDED, COLLECTION}), ""
-            return frozenset({UNBOUNDED}), ""
+            return self._display(expr, depth)
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
             element = expr.elt if not isinstance(expr, cst.DictComp) else expr.value
             inner, detail = self.classify(element, depth + 1)
@@ -391,6 +404,8 @@ class TemplateBuilder:
                 return b, db  # a %-template: only the arguments are values
             return _union(a, b), da or db
         if isinstance(expr, cst.BooleanOperation):
+            if isinstance(expr.operator, cst.Or) and relayed_error(expr.left):
+                return self.classify(expr.left, depth + 1)
             a, da = self.classify(expr.left, depth + 1)
             b, db = self.classify(expr.right, depth + 1)
             return _union(a, b), da or db
@@ -399,6 +414,22 @@ class TemplateBuilder:
         if isinstance(expr, cst.Await):
             return self.classify(expr.expression, depth + 1)
         return frozenset({UNKNOWN}), ""
+
+    def _display(self, expr: cst.CSTNode, depth: int) -> Tuple[FrozenSet[str], str]:
+        """A dict/list display written in the code (`{"error": str(e), "code": code}`) is as big as
+        its fields: bounded when it has few fields and none of them is unbounded."""
+        elements = list(getattr(expr, "elements", ()))
+        if len(elements) > MAX_DISPLAY_FIELDS or any(isinstance(el, (cst.StarredElement, cst.StarredDictElement)) for el in elements):
+            return frozenset({UNBOUNDED}), ""
+        carried: Set[str] = set()
+        detail = ""
+        for el in elements:
+            inner, inner_detail = self.classify(el.value, depth + 1)
+            carried |= inner & {UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP, TRACEBACK, SECRET, URL, HOME_PATH}
+            detail = detail or inner_detail
+        if carried & {UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP, TRACEBACK}:
+            return frozenset(carried | {UNBOUNDED}), detail
+        return frozenset(carried | {BOUNDED}), detail
 
     def _classify_string(self, expr: cst.CSTNode, depth: int) -> Tuple[FrozenSet[str], str]:
         kinds: Set[str] = set()
@@ -434,8 +465,8 @@ class TemplateBuilder:
         found = self.scope.lookup(name)
         kinds: Set[str] = set()
         detail = ""
-        if is_secret_name(name):
-            kinds.add(SECRET)
+        if is_secret_name(name) and not (found and all(b.kind == "loop" and _textual(b.value, self.scope) for b in found)):
+            kinds.add(SECRET)  # (a loop over `expr.split()` or `tokenize(src)` yields lexical tokens, not credentials)
             detail = name
         if "retry_after" in low or low in ("wait", "delay", "backoff", "wait_s", "wait_seconds", "retry_in"):
             kinds.add(RETRY_AFTER)
@@ -559,6 +590,8 @@ class TemplateBuilder:
             return frozenset({BOUNDED}), ""
         if base_kinds & {VALIDATION} and len(expr.slice) == 1 and nodes.int_value(getattr(expr.slice[0].slice, "value", None)) is not None:
             return base_kinds, base_detail
+        if not kinds and relayed_error(expr):
+            return frozenset({EXCEPTION, RELAYED}), ""
         if not kinds:
             kinds |= base_kinds & {HOME_PATH, EXCEPTION}
         if not kinds and key and BOUNDED_NAME.search(snake(key)):
@@ -589,6 +622,9 @@ class TemplateBuilder:
             return frozenset({BOUNDED}), ""
         if short in SCHEMA_METHODS or qualified.endswith(".model_json_schema"):
             return frozenset({SCHEMA, UNBOUNDED}), code
+        if (qualified in ("json.dumps", "dumps") or short == "dumps") and isinstance(first, (cst.Dict, cst.List, cst.Tuple)):
+            inner_kinds, inner_detail = self.classify(first, depth + 1)  # a literal display: as big as its fields
+            return (inner_kinds, inner_detail) if UNBOUNDED not in inner_kinds else (inner_kinds, code)
         if qualified in ("json.dumps", "json.dump", "dumps") or short == "dumps":
             inner = first if first is not None else call
             low = snake(nodes.last_name(inner) or "")
@@ -649,6 +685,8 @@ class TemplateBuilder:
                 if default & {HOME_PATH, SECRET}:
                     return default & {HOME_PATH, SECRET}, detail
             return frozenset({BOUNDED}), ""
+        if relayed_error(call):
+            return frozenset({EXCEPTION, RELAYED}), code
         if isinstance(func, cst.Attribute):
             method = func.attr.value
             base, detail = self.classify(func.value, depth + 1)
@@ -703,6 +741,41 @@ def catches_os_error(types: Sequence[str]) -> bool:
     return any(t.rsplit(".", 1)[-1] in OS_ERRORS and t.split(".", 1)[0] in (t, "builtins") for t in types)
 
 
+TEXT_SPLITTERS = {"split", "rsplit", "splitlines", "tokenize", "generate_tokens", "findall", "finditer", "split_tokens", "lex", "tokens", "words", "strip"}
+
+
+def _textual(node: Optional[cst.CSTNode], scope: Scope, depth: int = 0) -> bool:
+    """An iterable of pieces of text (`expr.split()`, `tokenize(src)`, `enumerate(re.findall(...))`,
+    a literal list of strings): what a loop over it binds is a lexical token, not a credential."""
+    if node is None or depth > 3:
+        return False
+    if isinstance(node, cst.Call):
+        name = nodes.last_name(node.func)
+        if name in ("enumerate", "sorted", "reversed", "list", "set", "tuple", "iter", "zip") and node.args:
+            return _textual(node.args[0].value, scope, depth + 1)
+        return name in TEXT_SPLITTERS
+    if isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+        return True
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return bool(node.elements) and all(isinstance(el.value, (cst.SimpleString, cst.FormattedString)) for el in node.elements)
+    if isinstance(node, cst.Name):
+        return _textual(scope.value(node.value), scope, depth + 1)
+    return False
+
+
+def relayed_error(node: cst.CSTNode) -> bool:
+    """`x.get("error")`, `x.get("message", "Unknown error")`, `x["error"]`: an upstream's own error
+    text read from a mapping (not `os.environ`, whose values are settings)."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get":
+        key = nodes.string_value(nodes.call_arg(node, 0))
+        return bool(key and ERROR_KEY.match(key)) and not nodes.dotted(node.func.value).startswith("os.")
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = getattr(node.slice[0].slice, "value", None)
+        key = nodes.string_value(index) if index is not None else None
+        return bool(key and ERROR_KEY.match(key)) and not nodes.dotted(node.value).startswith("os.")
+    return False
+
+
 def _caught_kinds(types: Sequence[str]) -> Set[str]:
     out: Set[str] = set()
     for t in types:
@@ -750,7 +823,14 @@ def join(a: Template, b: Template) -> Template:
         tail, style = a.tail, a.tail_style
     else:
         tail, style = b.tail, b.tail_style
-    return Template(tuple(merge_text(a.parts + b.parts)), a.pieces + b.pieces, a.complete and b.complete, tail, style)
+    return Template(tuple(merge_text(a.parts + b.parts)), a.pieces + b.pieces, a.complete and b.complete, tail, style, a.fallback or b.fallback)
+
+
+def as_fallback(template: Template) -> Template:
+    """The same template, marked as the text shown only when the upstream gives none."""
+    from dataclasses import replace
+
+    return replace(template, fallback=True)
 
 
 _PERCENT = re.compile(r"%(?:\((?P<key>[^)]*)\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<conv>[diouxXeEfFgGcrsa%])")

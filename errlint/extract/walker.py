@@ -70,6 +70,8 @@ class FileFacts:
     stacks: Set[str]
     imports: Dict[str, str]
     mask_error_details: bool = False
+    class_bases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # class name -> qualified bases
+    stdio: bool = False  # the module runs an MCP server over stdio (`mcp.run()`, `stdio_server()`, ...)
 
 
 @dataclass(eq=False)
@@ -100,6 +102,9 @@ class Walker:
         self.debug_depth = 0
         self.exits_after = False
         self.exit_code: Optional[int] = None
+        self.output_run: Optional[Tuple[int, int, int]] = None  # (id of the first statement, position, size) of a run of output lines
+        self.stdio = False
+        self.before_stdio_run = False  # a top-level statement of a block that later starts a stdio server
         self.loggers: Set[str] = set()
         self.logger_methods: Dict[str, str] = {}
         self.stderr_names: Set[str] = set()
@@ -112,6 +117,7 @@ class Walker:
         self.callbacks: Set[str] = set()
         self.lowlevel2: Set[str] = set()
         self.exception_classes: Dict[str, bool] = {}  # name -> has a default message
+        self.class_bases: Dict[str, Tuple[str, ...]] = {}
         self.functions: List[FunctionInfo] = []
         self.module_calls: Set[str] = set()
         self.raw: List[RawSink] = []
@@ -150,14 +156,18 @@ class Walker:
             else:
                 flat.append(stmt)
         exit_at = [_exit_code(s, self) for s in flat]
+        runs = _output_runs(flat)
+        serve_at = max((i for i, s in enumerate(flat) if self.stacks and self._starts_stdio(s)), default=-1)
         chains: Dict[str, List[str]] = {}
-        saved_exit = (self.exits_after, self.exit_code)
+        saved_exit = (self.exits_after, self.exit_code, self.output_run, self.before_stdio_run)
         defs: Reaching = {}
         self.reaching.append(defs)
         for i, stmt in enumerate(flat):
             later = [c for c in exit_at[i + 1:] if c is not None]
             self.exits_after = bool(later) and later[0] > 0  # -1: a computed status, not known to fail
             self.exit_code = later[0] if later else None
+            self.output_run = runs[i]
+            self.before_stdio_run = i < serve_at
             pushed = 0
             for subject, values in chains.items():
                 self.guards.append(Guard("fallthrough", subject=subject, values=tuple(values)))
@@ -174,7 +184,7 @@ class Walker:
                 subject, values = chain
                 chains.setdefault(subject, []).extend(values)
         self.reaching.pop()
-        self.exits_after, self.exit_code = saved_exit
+        self.exits_after, self.exit_code, self.output_run, self.before_stdio_run = saved_exit
 
     def _reach(self, defs: Reaching, stmt: cst.CSTNode, bound: Set[str]) -> None:
         """Update the reaching definitions after `stmt`, which bound the names in `bound`: a plain
@@ -493,6 +503,7 @@ class Walker:
     def st_ClassDef(self, stmt: cst.ClassDef) -> None:
         bases = [self.qualify(arg.value) or self.code(arg.value) for arg in stmt.bases if arg.keyword is None]
         is_exc = any(_looks_exception(b) or self.exception_classes.get(b) is not None for b in bases)
+        self.class_bases[stmt.name.value] = tuple(bases)
         self.scope.bind(stmt.name.value, Binding("class", stmt))
         saved = (self.class_name, self.class_is_exception, self.scope)
         self.class_name, self.class_is_exception = stmt.name.value, is_exc
@@ -543,6 +554,8 @@ class Walker:
                 collector.reads |= reads
                 if len(collector.operands) < MAX_TRY_OPERANDS:
                     collector.operands.extend(operands)
+        if self.stacks and not self.stdio and _stdio_call(call, self.servers):
+            self.stdio = True
         spec = classify_callee(callee)
         if spec is not None:
             self.spec_sink(spec, call, callee, raised=False)
@@ -566,6 +579,8 @@ class Walker:
             self.record("stderr", "sys.stderr.write", call, nodes.call_arg(call, 0), exits_after=self.exits_after)
         elif callee == "os.write" and self._is_stderr_fd(nodes.call_arg(call, 0, "fd")):
             self.record("stderr", "os.write", call, nodes.call_arg(call, 1, "data"), exits_after=self.exits_after)
+        elif method == "write" and base is not None and self.stacks and self.qualify(base) == "sys.stdout" and nodes.call_arg(call, 0) is not None:
+            self.record("stdio-print", "sys.stdout.write", call, nodes.call_arg(call, 0), before_stdio_run=self.before_stdio_run)
         elif callee.rsplit(".", 1)[-1] in ("echo", "secho") and callee.split(".", 1)[0] in ("click", "typer"):
             self.echo_call(call, callee)
         elif method in LOG_METHODS and base is not None and self._is_logger(base, callee):
@@ -684,8 +699,12 @@ class Walker:
             return
         if target is not None and self._is_stderr(target):
             self.record("stderr", "print", call, args[0], args=args, exits_after=self.exits_after)
-        elif (target is None or self.qualify(target) in ("sys.stdout",)) and self.exits_after:
+            return
+        to_stdout = target is None or self.qualify(target) in ("sys.stdout",)
+        if to_stdout and self.exits_after:
             self.record("stdout", "print", call, args[0], args=args)
+        if to_stdout and self.stacks:
+            self.record("stdio-print", "print", call, args[0], args=args, before_stdio_run=self.before_stdio_run)
 
     def console_call(self, call: cst.Call, name: str) -> None:
         """`console.print(...)` on a rich Console: stderr when built with `stderr=True`, else stdout."""
@@ -736,6 +755,15 @@ class Walker:
         self.registrations.append((fn.value, name, stack, server))
 
     # ------------------------------------------------------------------ predicates
+    def _starts_stdio(self, stmt: cst.CSTNode) -> bool:
+        """The statement starts an MCP server on stdio: `mcp.run()` (FastMCP's default transport),
+        `mcp.run(transport="stdio")`, `run_stdio_async()`, `stdio_server()` (also recorded for the
+        module in `self.stdio`)."""
+        for node in nodes.iter_expr(stmt, stop=(cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            if isinstance(node, cst.Call) and _stdio_call(node, self.servers):
+                return True
+        return False
+
     def _is_stderr(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.Name) and node.value in self.stderr_names:
             return True
@@ -911,6 +939,8 @@ class Walker:
         )
 
     def record(self, kind: str, callee: str, node: cst.CSTNode, expr: Optional[cst.CSTNode], args: Sequence[cst.CSTNode] = (), **extra: object) -> None:
+        if self.output_run is not None and "run" not in extra:
+            extra["run"] = self.output_run
         self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args, self.reaching_now()))
 
     # ------------------------------------------------------------------ finish
@@ -935,7 +965,7 @@ class Walker:
             if f.role == "tool"
         ]
         messages = [m for raw in self.raw for m in self._messages(raw)]
-        return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details)
+        return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details, self.class_bases, self.stdio)
 
     def _reachability(self, by_name: Dict[str, List[FunctionInfo]]) -> None:
         queue = [f for f in self.functions if f.role in ("tool", "lowlevel")]
@@ -1112,6 +1142,56 @@ def _exit_code(stmt: cst.CSTNode, walker: Walker) -> Optional[int]:
     if nodes.string_value(arg) is not None or isinstance(arg, cst.FormattedString):
         return 1
     return -1
+
+
+def _stdio_call(call: cst.Call, servers: Dict[str, str]) -> bool:
+    func = call.func
+    name = nodes.last_name(func)
+    if name in ("stdio_server", "run_stdio_async", "run_stdio"):
+        return True
+    if name in ("run", "run_async") and isinstance(func, cst.Attribute) and servers.get(nodes.dotted(func.value), "") in ("mcp1", "mcp2", "fastmcp"):
+        transport = nodes.call_arg(call, 0, "transport")
+        return transport is None or nodes.string_value(transport) == "stdio"
+    if nodes.string_value(nodes.keyword_arg(call, "transport")) == "stdio":
+        return True
+    return False
+
+
+OUTPUT_NAMES = {"print", "echo", "secho", "write", "writelines", "error", "warning", "warn", "info", "critical", "exception", "fatal", "log", "debug", "exit", "fail"}
+
+
+def _is_output(stmt: cst.CSTNode) -> bool:
+    """A statement that only prints or logs a line (`print(...)`, `click.echo(...)`, `log.error(...)`,
+    `sys.exit("...")` with a message)."""
+    if not (isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call)):
+        return False
+    call = stmt.value
+    name = nodes.last_name(call.func)
+    if name not in OUTPUT_NAMES:
+        return False
+    if name == "exit":
+        arg = nodes.call_arg(call, 0, "code", "status")
+        return arg is not None and nodes.int_value(arg) is None and not isinstance(arg, cst.Name)
+    return bool(call.args)
+
+
+def _output_runs(flat: Sequence[cst.CSTNode]) -> List[Optional[Tuple[int, int, int]]]:
+    """For each statement of a block: (id of the run's first statement, position, run size) when it
+    belongs to a run of consecutive output lines, else None. The lines of one run are one message
+    ("Error: no config" then "Run `tool init` to create one.")."""
+    out: List[Optional[Tuple[int, int, int]]] = [None] * len(flat)
+    i = 0
+    while i < len(flat):
+        if not _is_output(flat[i]):
+            i += 1
+            continue
+        j = i
+        while j < len(flat) and _is_output(flat[j]):
+            j += 1
+        for k in range(i, j):
+            out[k] = (id(flat[i]), k - i, j - i)
+        i = j
+    return out
 
 
 def _equality_chain(stmt: cst.CSTNode) -> Optional[Tuple[str, List[str]]]:

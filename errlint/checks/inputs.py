@@ -1,0 +1,54 @@
+"""Which input failed the check: the name a suggestion should use.
+
+A suggestion that says "Pass a different `verbose`" when the guard tested `limit` sends the reader the
+wrong way. The failing inputs are the parameters (or the keys of a parameter dict, `args["amount"]`)
+that the guard in front of the message tests, those that failed an allowed-values check first.
+Context objects (`ctx`, `self`, `request`), option flags (`verbose`, `dry_run`, any `bool`) and
+whole argument containers (`args`, `kwargs`, `params`) are never named.
+"""
+from __future__ import annotations
+
+import re
+from typing import List
+
+from ..model import Message
+
+CONTEXT_OBJECTS = {"ctx", "context", "request", "req", "session", "client", "app", "server", "self", "cls", "mcp", "logger", "log"}
+CONTAINERS = {"args", "arguments", "kwargs", "params", "parameters", "options", "opts", "payload", "body", "data", "inputs", "input", "tool_input", "request_args"}
+FLAG_NAME = re.compile(
+    r"^(verbose|verbosity|debug|quiet|silent|force|dry_run|dryrun|yes|assume_yes|interactive|no_input|color|colour|"
+    r"strict|recursive|trace|(?:show|use|enable|disable|is|has|allow|skip|include|no)_\w+)$"
+)
+
+
+def is_flag(function, name: str) -> bool:
+    """An option switch or a mode, not a value the reader would change to fix the failure."""
+    param = function.param(name) if function is not None else None
+    if param is not None and (param.annotation.replace("Optional[", "").startswith("bool") or param.default in ("True", "False")):
+        return True
+    return bool(FLAG_NAME.match(name))
+
+
+def failing_inputs(message: Message, ctx) -> List[str]:
+    """The inputs the guard in front of `message` tests, most likely culprit first (see module doc)."""
+    function = message.context.function
+    if function is None:
+        return []
+    facts = ctx.guard(message)
+    params = function.param_names
+    ordered = [p for p in params if p in facts.value_subjects] + [p for p in params if p in facts.subjects and p not in facts.value_subjects]
+    out: List[str] = []
+    for name in ordered:
+        if name in facts.keys:
+            out.extend(k for k in facts.keys[name] if k not in out)
+            continue
+        if name in CONTEXT_OBJECTS or name in CONTAINERS or is_flag(function, name):
+            continue
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def first_failing_input(message: Message, ctx) -> str:
+    found = failing_inputs(message, ctx)
+    return found[0] if found else ""
