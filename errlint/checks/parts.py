@@ -62,9 +62,13 @@ class PartRule(Rule):
 class MissingNextStep(PartRule):
     """## What it does
     Flags a message with no next step: no imperative ("Call list_projects", "Pass --force"), no code
-    span, flag or env var, no allowed values, no tool name and no retry timing. Applies to messages for
-    agents, CLIs and HTTP clients, and to plain raises and error logs when the caller can fix the error
-    (the raise sits under a guard on a parameter, or in a handler around a call that received one).
+    span, flag or env var, no allowed values, no tool name and no retry timing. Applies to messages
+    whose audience is an agent, a CLI user or an HTTP client: the audience comes from the project's
+    entry points (MCP tools, CLI commands, HTTP handlers) that reach the message, across modules. A
+    raise no entry point reaches, a library's raises and log lines (`exc`, `log`) are opt-in through
+    `[tool.errlint.profiles] AEM201 = ["agent", "cli", "http", "exc", "log"]`; there it is reported when
+    the caller can fix the error (the raise sits under a guard on a parameter, or in a handler around
+    a call that received one).
     Not reported when AEM204, AEM205, AEM206 or AEM207 is (their fixes supply the step), on an
     internal fault ("Internal error", "should never happen", JSON-RPC INTERNAL_ERROR, HTTP 500: no
     caller can fix those, which holds for every missing-part rule), on log calls that attach the
@@ -97,7 +101,7 @@ class MissingNextStep(PartRule):
     SINKS = PART_SINKS
     NAME = "missing-next-step"
     SUMMARY = "No next step: nothing to call, pass, set or retry"
-    PROFILES = ("agent", "cli", "http", "exc", "log")
+    PROFILES = ("agent", "cli", "http")  # exc and log: opt-in ([tool.errlint.profiles]), decision of 2026-12-01
     VALID = (
         "from fastmcp.exceptions import ToolError\nraise ToolError('Catalog not found. Call list_catalogs to see valid names.')\n",
         "import click\nraise click.UsageError('Too many patterns')\n",

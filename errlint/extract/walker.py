@@ -26,6 +26,7 @@ from .sinks import (
     classify_callee,
     server_stack,
 )
+from .links import GENERIC_CATCH, ModuleLinks, error_text, flow_callees, function_refs, is_main_test, reply_candidate
 from .templates import TemplateBuilder, join, percent_template
 
 DEFAULT_MESSAGE_ATTRS = {
@@ -68,6 +69,7 @@ class FileFacts:
     stacks: Set[str]
     imports: Dict[str, str]
     mask_error_details: bool = False
+    links: Optional[ModuleLinks] = None
 
 
 @dataclass(eq=False)
@@ -110,6 +112,10 @@ class Walker:
         self.functions: List[FunctionInfo] = []
         self.module_calls: Set[str] = set()
         self.raw: List[RawSink] = []
+        self.links = ModuleLinks()
+        self.main_depth = 0
+        self.generic_try = 0
+        self.before_reply = False  # the next statement of the block is a raise or a return of a value
 
     # ------------------------------------------------------------------ names
     def code(self, node: cst.CSTNode) -> str:
@@ -146,7 +152,9 @@ class Walker:
         exit_at = [_exit_code(s, self) for s in flat]
         chains: Dict[str, List[str]] = {}
         saved_exit = (self.exits_after, self.exit_code)
+        saved_reply = self.before_reply
         for i, stmt in enumerate(flat):
+            self.before_reply = i + 1 < len(flat) and (isinstance(flat[i + 1], cst.Raise) or isinstance(flat[i + 1], cst.Return) and flat[i + 1].value is not None)
             later = [c for c in exit_at[i + 1:] if c is not None]
             self.exits_after = bool(later) and later[0] > 0  # -1: a computed status, not known to fail
             self.exit_code = later[0] if later else None
@@ -163,6 +171,7 @@ class Walker:
                 subject, values = chain
                 chains.setdefault(subject, []).extend(values)
         self.exits_after, self.exit_code = saved_exit
+        self.before_reply = saved_reply
 
     def body_of(self, node: cst.CSTNode) -> None:
         body = getattr(node, "body", None)
@@ -206,6 +215,15 @@ class Walker:
         if stmt.value is None:
             return
         self.scan(stmt.value)
+        if self.func is not None:
+            self.func.rets |= flow_callees(stmt.value, self)
+            if self.func.role not in ("tool", "lowlevel"):
+                literal = reply_candidate(stmt.value, self.scope)
+                if literal is not None:  # error text a tool may return: judged once the project shows one does
+                    self.record("tool-return", "", stmt, literal, helper=True)
+                    text = error_text(literal)
+                    if text is not None:
+                        self.record("tool-result", "helper", stmt, text, helper=True, is_error=True)
         if self.func is not None and (self.func.role in ("tool", "lowlevel") or self.stacks):
             value = stmt.value
             if isinstance(value, (cst.List, cst.Tuple)) and any(isinstance(el.value, cst.Call) and nodes.last_name(el.value.func) == "TextContent" for el in value.elements):
@@ -277,6 +295,7 @@ class Walker:
         base = dots + module
         self._note_stack(module)
         if isinstance(stmt.names, cst.ImportStar):
+            self.links.stars.append(base)
             return
         for alias in stmt.names:
             name = nodes.dotted(alias.name)
@@ -302,12 +321,15 @@ class Walker:
     def st_If(self, stmt: cst.If) -> None:
         self.scan(stmt.test)
         debug = _is_debug_test(stmt.test)
+        main = self.func is None and is_main_test(stmt.test)
         self.guards.append(Guard("if", test=stmt.test))
         self.debug_depth += debug
+        self.main_depth += main
         try:
             self.body_of(stmt)
         finally:
             self.debug_depth -= debug
+            self.main_depth -= main
             self.guards.pop()
         orelse = stmt.orelse
         if orelse is None:
@@ -355,11 +377,14 @@ class Walker:
             else:
                 caught.append(self.qualify(handler.type))
         self.catching.append(tuple(caught))
+        generic = any(c in GENERIC_CATCH for c in caught)
+        self.generic_try += generic
         try:
             self.body_of(stmt)
         finally:
             self.collectors.pop()
             self.catching.pop()
+            self.generic_try -= generic
         for handler in stmt.handlers:
             self.except_handler(handler, collector)
         if stmt.orelse is not None:
@@ -438,6 +463,7 @@ class Walker:
             is_async=stmt.asynchronous is not None,
             node=stmt,
             parent=self.func,
+            qualname=(self.func.qualname + "." if self.func is not None else self.class_name + "." if self.class_name else "") + stmt.name.value,
         )
         self._role(info, stmt)
         info.aliases = self._cli_aliases(stmt)
@@ -456,6 +482,8 @@ class Walker:
 
     def st_ClassDef(self, stmt: cst.ClassDef) -> None:
         bases = [self.qualify(arg.value) or self.code(arg.value) for arg in stmt.bases if arg.keyword is None]
+        if self.func is None:
+            self.links.classes[stmt.name.value] = tuple(bases)
         is_exc = any(_looks_exception(b) or self.exception_classes.get(b) is not None for b in bases)
         self.scope.bind(stmt.name.value, Binding("class", stmt))
         saved = (self.class_name, self.class_is_exception, self.scope)
@@ -498,6 +526,7 @@ class Walker:
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
             (self.func.calls if self.func is not None else self.module_calls).add(func.attr.value)
         callee = self.qualify(func)
+        self._link_call(call, func, callee)
         if self.collectors:
             reads = {nodes.root_name(a.value) for a in call.args} - {""}
             for collector in self.collectors:
@@ -538,15 +567,44 @@ class Walker:
             if method != "report_progress":
                 level = method if method != "log" else _string_or(nodes.call_arg(call, 0, "level"), "info")
                 pos = 1 if method == "log" else 0
-                self.record("notify", f"Context.{method}", call, nodes.call_arg(call, pos, "message", "data"), level=level)
+                self.record("notify", f"Context.{method}", call, nodes.call_arg(call, pos, "message", "data"), level=level, paired=self.before_reply)
         elif method == "send_log_message":
-            self.record("notify", "send_log_message", call, nodes.call_arg(call, 1, "data"), level=_string_or(nodes.call_arg(call, 0, "level"), "info"))
+            self.record("notify", "send_log_message", call, nodes.call_arg(call, 1, "data"), level=_string_or(nodes.call_arg(call, 0, "level"), "info"), paired=self.before_reply)
         elif method in ("add_tool", "from_function"):
             self.tool_registration(call, method, base)
         elif method in ("option", "argument", "Option", "Argument") and callee.split(".", 1)[0] in ("click", "typer"):
             cb = nodes.keyword_arg(call, "callback")
             if isinstance(cb, cst.Name):
                 self.callbacks.add(cb.value)
+
+    def _link_call(self, call: cst.Call, func: cst.CSTNode, callee: str) -> None:
+        """Record a call for the project model: its qualified callee (`[]T` for a call through the
+        dispatch table `T`), functions passed to `functools.partial`, and functions registered as
+        entry points by a call (`add_tool(f)`, `web.get("/", f)`, `set_defaults(func=f)`)."""
+        target = callee
+        if not target:
+            inner = func.func if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "get" else func
+            if isinstance(inner, cst.Attribute):
+                inner = inner.value
+            if isinstance(inner, cst.Subscript):
+                inner = inner.value
+            table = nodes.dotted(inner)
+            if table:
+                target = "[]" + table
+        extra = function_refs(call, callee, self)
+        if self.func is not None:
+            sink = self.func.qcalls
+        else:
+            sink = self.links.main_calls if self.main_depth else self.links.module_calls
+        if target:
+            sink.add(target)
+            if self.generic_try and self.func is not None:
+                self.func.guarded.add(target)
+        for kind, ref in extra:
+            if kind == "call":
+                sink.add(ref)
+            else:
+                self.links.entries.append((kind, ref))
 
     def spec_sink(self, spec: Spec, call: cst.Call, callee: str, raised: bool) -> None:
         extra = {"raised": raised}
@@ -680,7 +738,7 @@ class Walker:
         if message is None:
             return
         args = nodes.positional_args(call)[position + 1:]
-        self.record("log", callee, call, message, level=level, args=args, exc_info=nodes.keyword_arg(call, "exc_info") is not None or level == "exception")
+        self.record("log", callee, call, message, level=level, args=args, exc_info=nodes.keyword_arg(call, "exc_info") is not None or level == "exception", paired=self.before_reply)
 
     def tool_registration(self, call: cst.Call, method: str, base: Optional[cst.CSTNode]) -> None:
         fn = nodes.call_arg(call, 0, "fn", "func", "function")
@@ -745,6 +803,11 @@ class Walker:
                 self.scope.bind(name, Binding("other", value))
 
     def _note_binding(self, name: str, value: cst.CSTNode) -> None:
+        if isinstance(value, (cst.Dict, cst.List, cst.Tuple)):
+            refs = self.links.table_refs(value, self)
+            if refs:
+                self.links.tables[name] = refs
+            return
         if isinstance(value, cst.Call):
             callee = self.qualify(value.func)
             if callee in LOGGER_FACTORIES or callee.endswith(".getLogger"):
@@ -857,6 +920,8 @@ class Walker:
         )
 
     def record(self, kind: str, callee: str, node: cst.CSTNode, expr: Optional[cst.CSTNode], args: Sequence[cst.CSTNode] = (), **extra: object) -> None:
+        if self.main_depth and self.func is None:
+            extra["main"] = True
         self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args))
 
     # ------------------------------------------------------------------ finish
@@ -881,7 +946,8 @@ class Walker:
             if f.role == "tool"
         ]
         messages = [m for raw in self.raw for m in self._messages(raw)]
-        return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details)
+        self.links.tool_names = [(fn, name) for fn, name, _, _ in self.registrations]
+        return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details, self.links)
 
     def _reachability(self, by_name: Dict[str, List[FunctionInfo]]) -> None:
         queue = [f for f in self.functions if f.role in ("tool", "lowlevel")]
@@ -918,7 +984,7 @@ class Walker:
         else:
             templates = builder.build(raw.expr)
         if raw.kind == "tool-return":
-            if not _tool_function(raw.context.function):
+            if not _tool_function(raw.context.function) and not extra.get("helper"):
                 return []
         if extra.get("needs_text") and not any(t.pieces for t in templates):
             return []
@@ -931,6 +997,8 @@ class Walker:
                 profile = "agent"
         if raw.kind == "log" and raw.context.exits_after:
             profile = "cli"
+        if extra.get("helper"):
+            profile = "agent"
         if raw.kind == "log":
             extra.setdefault("level", "error")
         return [Message(raw.kind, raw.callee, profile, tuple(templates), raw.expr, raw.node, raw.context, extra, raw.scope)]
