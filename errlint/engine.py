@@ -495,10 +495,11 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     internal: List[Diagnostic] = []
     variants: List[dict] = []
     for index, message in enumerate(facts.messages):
-        if message.extra.get("paired") and message.sink in ("log", "notify"):
-            continue  # judged with the raise or return that follows it: the statement the reader sees
         function = message.context.function
         leak_only = function is not None and function.role in LEAK_ONLY_ROLES or bool(INTERNAL_CLASS.search(message.callee))
+        # a log line right before a raise or error return is judged with it, at the statement the
+        # reader sees; only a leak in the log line itself is still its own finding
+        leak_only = leak_only or bool(message.extra.get("paired")) and message.sink in ("log", "notify")
         kind = variant_kind(message)
         if kind is None:
             _run_rules(message, rules, ctx, leak_only, findings[None], internal, name)
@@ -905,7 +906,7 @@ def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences
         names.update(scan_tool_names(data))
         caught |= scan_caught_names(data.decode("latin-1"))
         if audiences is not None and len(audiences) < 3:
-            audiences |= audience_hints(data)
+            audiences |= audience_hints(data, path.name)
     return frozenset(names), frozenset(caught)
 
 

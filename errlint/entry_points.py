@@ -93,15 +93,19 @@ def project_scripts(root: Optional[str]) -> List[str]:
     return out
 
 
-_CLI_HINT = re.compile(rb"^\s*(?:import|from)\s+(?:click|typer|argparse)\b|__main__|ArgumentParser|\[project\.scripts\]", re.M)
+_CLI_HINT = re.compile(rb"^\s*(?:import|from)\s+(?:click|typer|argparse)\b|__main__|ArgumentParser|parse_args|parse_known_args|set_defaults", re.M)
 _HTTP_HINT = re.compile(rb"^\s*(?:import|from)\s+(?:" + "|".join(HTTP_FRAMEWORKS).encode() + rb")\b", re.M)
 _AGENT_HINT = re.compile(rb"\.tool\b|add_tool|from_function|call_tool|on_call_tool")
 
 
-def audience_hints(data: bytes) -> set:
-    """The entry-point audiences a file may hold, from its bytes (no parse): which audiences a raise
-    must be judged under before the project model is known."""
+def audience_hints(data: bytes, name: str = "") -> set:
+    """The entry-point audiences a file may hold, from its bytes and name (no parse): which audiences
+    a raise must be judged under before the project model is known."""
     out = set()
+    if name == "__main__.py":
+        out.add("cli")
+    if name == "views.py":
+        out.add("http")
     if _AGENT_HINT.search(data):
         out.add("agent")
     if _CLI_HINT.search(data):

@@ -177,6 +177,10 @@ class ProjectModel:
         summary = self.modules.get(module)
         if name.startswith("[]"):  # a dispatch table: every function stored in it
             return self._table(module, name[2:].split(".")[-1], within, depth)
+        if "()." in name:  # a method called on a new instance of a project class
+            owner, _, method = name.partition("().")
+            found = self._class(module, owner, depth + 1)
+            return self._in_class(found[0], found[1], method, depth + 1) if found else []
         head, _, rest = name.partition(".")
         if summary is not None and head in ("self", "cls") and within:
             cls = self.functions.get(within, {}).get("cls", "")
@@ -210,6 +214,25 @@ class ProjectModel:
                 if found:
                     return found
         return self._resolve_absolute(name, depth + 1)
+
+    def _class(self, module: str, name: str, depth: int) -> Optional[Tuple[str, str]]:
+        """(module, class) that `name` means in `module`, following imports and re-exports."""
+        summary = self.modules.get(module)
+        if summary is None or depth > 8:
+            return None
+        if name in summary["classes"]:
+            return module, name
+        head, _, rest = name.partition(".")
+        target = summary["imports"].get(head)
+        if target is None:
+            return None
+        full = target + ("." + rest if rest else "")
+        if full.startswith("."):
+            full = self._relative(module, full)
+        owner, _, cls = full.rpartition(".")
+        if owner in self.modules and owner != module:
+            return self._class(owner, cls, depth + 1)
+        return None
 
     def _table(self, module: str, table: str, within: str, depth: int) -> List[str]:
         summary = self.modules.get(module)

@@ -29,3 +29,7 @@ def tmp_project(tmp_path, monkeypatch):
     """An empty project directory as the current directory."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+# tests/projects/ holds fixture projects checked by test_audience.py, not tests to run
+collect_ignore = ["projects"]

@@ -185,3 +185,13 @@ def error_text(candidate: cst.CSTNode) -> Optional[cst.CSTNode]:
             if isinstance(el, cst.DictElement) and nodes.string_value(el.key) == key:
                 return el.value
     return None
+
+
+def carries_message(stmt: cst.CSTNode) -> bool:
+    """A raise of an exception, or a return of text, a dict or a call's value: a statement whose
+    message the reader sees (a log line just before it is judged with it)."""
+    if isinstance(stmt, cst.Raise):
+        return stmt.exc is not None
+    if isinstance(stmt, cst.Return):
+        return isinstance(stmt.value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Dict, cst.Call, cst.BinaryOperation))
+    return False

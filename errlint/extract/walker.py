@@ -26,7 +26,7 @@ from .sinks import (
     classify_callee,
     server_stack,
 )
-from .links import GENERIC_CATCH, ModuleLinks, error_text, flow_callees, function_refs, is_main_test, reply_candidate
+from .links import GENERIC_CATCH, ModuleLinks, carries_message, error_text, flow_callees, function_refs, is_main_test, reply_candidate
 from .templates import TemplateBuilder, join, percent_template
 
 DEFAULT_MESSAGE_ATTRS = {
@@ -154,7 +154,7 @@ class Walker:
         saved_exit = (self.exits_after, self.exit_code)
         saved_reply = self.before_reply
         for i, stmt in enumerate(flat):
-            self.before_reply = i + 1 < len(flat) and (isinstance(flat[i + 1], cst.Raise) or isinstance(flat[i + 1], cst.Return) and flat[i + 1].value is not None)
+            self.before_reply = i + 1 < len(flat) and carries_message(flat[i + 1])
             later = [c for c in exit_at[i + 1:] if c is not None]
             self.exits_after = bool(later) and later[0] > 0  # -1: a computed status, not known to fail
             self.exit_code = later[0] if later else None
@@ -582,6 +582,10 @@ class Walker:
         dispatch table `T`), functions passed to `functools.partial`, and functions registered as
         entry points by a call (`add_tool(f)`, `web.get("/", f)`, `set_defaults(func=f)`)."""
         target = callee
+        if isinstance(func, cst.Attribute):  # `Store().load()`, `s = Store(); s.load()`: a method of the class
+            made = func.value if isinstance(func.value, cst.Call) else self.scope.value(func.value.value) if isinstance(func.value, cst.Name) else None
+            if isinstance(made, cst.Call) and isinstance(made.func, (cst.Name, cst.Attribute)):
+                target = f"{self.qualify(made.func)}().{func.attr.value}"
         if not target:
             inner = func.func if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "get" else func
             if isinstance(inner, cst.Attribute):
