@@ -138,6 +138,10 @@ def check_file(path: str, data: bytes, run: RunContext, display: Optional[str] =
         result = FileResult(name, [_crash(name, exc)], None, parsed=False, internal_error=True)
     result.path = path
     result.diagnostics = [_redact(d) for d in result.diagnostics]
+    if result.base is not None:  # the project pass picks among these: mask them too
+        result.base = [_redact(d) for d in result.base]
+        for record in result.variants:
+            record["by"] = {key: [_redact(d) for d in found] for key, found in record["by"].items()}
     return result
 
 

@@ -10,6 +10,11 @@ from errlint.api import check_source
 from errlint.config import Settings
 
 
+# AEM201 on plain raises and logs (the `exc` and `log` audiences) is opt-in since the audience decision
+# of 2026-12-01; tests of its logic on library code opt in, as an SDK author would
+EXC_STEPS = Settings(profiles=(("AEM201", ("agent", "cli", "http", "exc", "log")),))
+
+
 def lint(code: str, select: Optional[Sequence[str]] = None, settings: Optional[Settings] = None, path: str = "example.py", **kw):
     """Diagnostics for a dedented snippet."""
     return check_source(textwrap.dedent(code), path=path, settings=settings, select=select, **kw)

@@ -112,7 +112,7 @@ class MissingNextStep(PartRule):
         "from fastmcp.exceptions import ToolError\ndef f(catalog):\n    raise ToolError(f'Catalog {catalog} not found')\n",
         "import sys\nprint('Port busy.', file=sys.stderr)\n",
         "from mcp.types import CallToolResult, TextContent\ndef f(table):\n    msg = f'Refusing to drop {table}: it lacks the required ownership tags'\n    return CallToolResult(isError=True, content=[TextContent(type='text', text=msg)])\n",
-        "def connect(url, timeout):\n    if timeout > 0:\n        msg = f'Could not connect to {url} within {timeout}s.'\n        raise ConnectionError(msg)\n",
+        "import click\n@click.command()\ndef connect(url, timeout):\n    if timeout > 0:\n        msg = f'Could not connect to {url} within {timeout}s.'\n        raise ConnectionError(msg)\n",
     )
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
