@@ -511,6 +511,9 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
         record = {"i": index, "fn": "<main>" if message.extra.get("main") else function.qualname if function is not None else "", "kind": kind, "by": {}}
         if kind == "reply":
             audiences: Sequence[str] = ("reply",)
+        elif kind == "sink":
+            record["fixed"], record["fallback"] = message.profile, finish.unreached_audience(message)
+            audiences = (record["fixed"], record["fallback"])
         else:
             if local is None:
                 local = finish.local_reach(name, summary, run)

@@ -10,14 +10,26 @@ from .project_model import ProjectModel
 from .reachability import Reach, choose, judge
 
 
+# sinks whose reader, when no entry point reaches them, is the developer reading an exception (the
+# others: an operator reading output)
+RAISED_SINKS = frozenset({"tool-error", "protocol-error", "agent-error", "http", "cli-error", "exit", "validator"})
+
+
 def variant_kind(message) -> Optional[str]:
     """"reply" for error text a helper returns, "raise" for a raise (its reader depends on who
-    reaches it), None for a message whose audience its sink fixes."""
+    reaches it), "sink" for a message in a function whose sink names its reader (a ToolError, an
+    HTTPException, stderr) but that may be code no entry point reaches, None otherwise."""
     if message.extra.get("helper"):
         return "reply"
     if message.sink == "raise":
         return "raise"
+    if message.profile in ("agent", "cli", "http") and message.context.function is not None and message.sink != "tool-return":
+        return "sink"
     return None
+
+
+def unreached_audience(message) -> str:
+    return "exc" if message.sink in RAISED_SINKS or message.extra.get("raised") else "log"
 
 
 def local_reach(name: str, summary: dict, run) -> Reach:

@@ -85,6 +85,7 @@ class ProjectModel:
                 self.children.setdefault(f"{self.module_of[fq]}.{fn['parent']}", []).append(fq)
         self.scripts = list(scripts)
         self._cache: Dict[Tuple[str, str, str], Tuple[str, ...]] = {}
+        self._linked: Optional[Set[str]] = None
 
     # ------------------------------------------------------------------ entry points
     def entry_points(self) -> List[Tuple[str, str, str]]:
@@ -115,6 +116,23 @@ class ProjectModel:
                 seen.add((item[0], item[1]))
                 unique.append(item)
         return unique
+
+    def linked_modules(self) -> Set[str]:
+        """Modules another project module imports (a module nothing imports may be loaded by name:
+        a plugin, a script)."""
+        if self._linked is None:
+            linked: Set[str] = set()
+            for module, summary in self.modules.items():
+                for target in list(summary["imports"].values()) + list(summary["stars"]):
+                    full = self._relative(module, target) if target.startswith(".") else target
+                    parts = full.split(".")
+                    for cut in range(len(parts), 0, -1):
+                        name = ".".join(parts[:cut])
+                        if name in self.modules and name != module:
+                            linked.add(name)
+                            break
+            self._linked = linked
+        return self._linked
 
     def tool_name(self, fq: str) -> str:
         fn = self.functions.get(fq)

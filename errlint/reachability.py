@@ -34,6 +34,7 @@ class Reach:
         for audience in AUDIENCE_ORDER:
             roots = [node for node, aud, _ in self.entries if aud == audience]
             self.parent[audience] = self._walk(roots, lambda node: model.callees(node, guarded=False))
+        self.entry_modules = {model.module_of.get(node, node.partition(":")[2]) for node, _, _ in self.entries}
         tools = [node for node, aud, _ in self.entries if aud == "agent"]
         self.reply_tools: Dict[str, List[str]] = {}
         for tool in tools:
@@ -92,6 +93,15 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
         names = sorted({reach.model.tool_name(t) for t in tools})
         shown = ", ".join(f"`{n}`" for n in names[:MAX_NAMED]) + (f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED else "")
         return "reply", tuple(reach.entry_label(t) for t in sorted(tools)[:MAX_NAMED]), f" (returned to the agent by tool {shown})"
+    if record["kind"] == "sink":  # the sink names its reader, if anything reaches the code at all
+        if reach.library:
+            return record["fixed"], (), ""
+        for audience in AUDIENCE_ORDER:
+            if node in reach.parent[audience]:
+                return record["fixed"], (reach.entry_label(reach.chain(audience, node)[0]),), ""
+        if module not in reach.entry_modules and module not in reach.model.linked_modules():
+            return record["fixed"], (), ""  # a module nothing imports (a plugin, a script): trust the sink
+        return record["fallback"], (), ""
     if record["fn"] == "<main>":
         return "cli", (f"<main>:{module} (`if __name__ == \"__main__\":` block)",), ""
     if node.startswith("<module>:") and not node.endswith("__main__"):
@@ -135,6 +145,16 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
             lines.append("tool reply via: " + " -> ".join(reversed(chain)) + f" ({reach.labels.get(tool, 'tool')})")
         return lines
     audience, chain = reach.audience(node)
+    if record["kind"] == "sink":
+        picked, _, _ = choose(reach, module, record)
+        if chain:
+            lines.append(f"audience {picked} (set by the sink): reached from {reach.entry_label(chain[0])}")
+            lines.append("call chain: " + " -> ".join(chain))
+        elif reach.library:
+            lines.append(f"audience {picked} (set by the sink; the project has no entry point)")
+        else:
+            lines.append(f"audience {picked}: no entry point reaches this code")
+        return lines
     if chain:
         lines.append(f"audience {audience}: reached from {reach.entry_label(chain[0])}")
         lines.append("call chain: " + " -> ".join(chain))

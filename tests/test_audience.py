@@ -394,3 +394,17 @@ def test_warm_run_rechecks_exactly_the_files_whose_findings_can_change(tmp_path)
     assert rejudged == ["checks.py"]  # and only the file whose audience changed is judged again
     assert diagnostics == [("checks.py", "AEM201")]
     assert run()[:2] == ([], [])
+
+
+def test_a_sink_no_entry_point_reaches_is_exc_when_its_module_is_linked(tmp_path, monkeypatch):
+    helpers = ("from fastmcp.exceptions import ToolError\n\n\ndef used(v):\n    raise ToolError('Something went wrong')\n\n\n"
+               "def unused(v):\n    raise ToolError('Something went wrong')\n")
+    server = "from fastmcp import FastMCP\nimport helpers\n\nmcp = FastMCP('x')\n\n\n@mcp.tool()\ndef go(v: str) -> str:\n    return helpers.used(v)\n"
+    root = make_project(tmp_path, {"server.py": server, "helpers.py": helpers, "plugin.py": helpers})
+    diagnostics = run_json(root, monkeypatch, "--select", "AEM101")
+    got = {(d["filename"], d["location"]["row"], d["audience"]) for d in diagnostics}
+    assert got == {
+        ("helpers.py", 5, "agent"),  # a tool reaches it
+        ("helpers.py", 9, "exc"),  # dead code in a module the server imports
+        ("plugin.py", 5, "agent"), ("plugin.py", 9, "agent"),  # nothing imports plugin.py: the sink decides
+    }
