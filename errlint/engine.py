@@ -535,9 +535,9 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
             internal.append(_internal(name, rule, exc))
     locator = Locator(text, module, [m.node for m in facts.messages])
     base: List[Diagnostic] = []
-    by_group: Dict[object, List[Diagnostic]] = {}
+    by_index: Dict[int, Dict[str, List[Diagnostic]]] = {}
     for group, found in findings.items():
-        out = base if group is None else by_group.setdefault(group, [])
+        out = base if group is None else by_index.setdefault(group[0], {}).setdefault(group[1], [])
         audience = None if group is None else group[1]
         for rule, finding in most_specific(found):
             diagnostic = _locate(rule, finding, locator, suppressions, run, name, audience)
@@ -545,7 +545,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
                 out.append(diagnostic)
     kept = []
     for record in variants:
-        record["by"] = {aud: by_group.get((index, aud), []) for index, aud in [(record["i"], a) for a in _audiences_of(by_group, record["i"])]}
+        record["by"] = by_index.get(record["i"], {})
         node = record.pop("node")
         if any(record["by"].values()) or run.locate_all:
             record["row"] = locator.position(locator.span(node)[0])[0] if run.locate_all else 0
@@ -557,10 +557,6 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     result = FileResult(name, [], text, encoding=module.encoding, internal_error=bool(internal), base=base, variants=kept, summary=summary)
     result.diagnostics = dedupe(finish.judge_alone(result, run, local))
     return result
-
-
-def _audiences_of(by_group: Dict[object, List[Diagnostic]], index: int) -> List[str]:
-    return [key[1] for key in by_group if isinstance(key, tuple) and key[0] == index]
 
 
 def _run_rules(message, rules: Sequence[Rule], ctx: FileContext, leak_only: bool, out: List[Tuple[Rule, Finding]], internal: List[Diagnostic], name: str) -> None:

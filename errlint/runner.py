@@ -397,6 +397,9 @@ def fix_result(result: FileResult, run: RunContext, unsafe: bool) -> FixReport:
         report.fixed.extend(outcome.applied)
         text = outcome.text
         current = check_file(result.path, text.encode(_codec(result.encoding)), run)
+        from .project_audience import rejudge
+
+        current.diagnostics = rejudge(current, run)  # the run's project model, not this file alone
         report.remaining = list(current.diagnostics)
     if text != result.text:
         report.fixed_text = text

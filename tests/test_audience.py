@@ -408,3 +408,15 @@ def test_a_sink_no_entry_point_reaches_is_exc_when_its_module_is_linked(tmp_path
         ("helpers.py", 9, "exc"),  # dead code in a module the server imports
         ("plugin.py", 5, "agent"), ("plugin.py", 9, "agent"),  # nothing imports plugin.py: the sink decides
     }
+
+
+def test_after_fix_the_remaining_findings_keep_the_project_audience(tmp_path, monkeypatch):
+    root = copy_project("cli_store", tmp_path)
+    store = root / "store.py"
+    store.write_text(store.read_text().replace("    with open", "    if path == '-':\n        fail()\n    with open")
+                     + "\n\ndef fail():\n    import sys\n    print('Error: config not found')\n    sys.exit(1)\n")
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--fix", "--output-format", "json", "."])
+    assert "file=sys.stderr" in store.read_text()  # the AEM606 fix was applied
+    remaining = json.loads(result.output)
+    assert {(d["code"], d["audience"]) for d in remaining if d["code"] in ("AEM202", "AEM204")} == {("AEM202", "cli"), ("AEM204", "cli")}
