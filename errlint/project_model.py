@@ -98,8 +98,8 @@ class ProjectModel:
             elif fn["request"] and not fn["parent"] and not fn["cls"] and module.rsplit(".", 1)[-1].split("@")[0] == "views":
                 out.append((fq, "http", "Django view"))
         for module, summary in self.modules.items():
-            for audience, ref in summary["entries"]:
-                for target in self.resolve(module, ref):
+            for audience, ref, where in summary["entries"]:
+                for target in self.resolve(module, ref, f"{module}.{where}" if where else ""):
                     label = {"agent": "MCP tool (registered by a call)", "http": "HTTP handler (registered by a call)", "cli": "CLI command (registered by a call)"}[audience]
                     out.append((target, audience, label))
             if summary["main"]:

@@ -130,6 +130,16 @@ ENTRY_SHAPES = {
         def go(v: str) -> str:
             return helpers.run(v)
         """}),
+    "decorator called on a method": ("agent", {"server.py": """
+        from fastmcp import FastMCP
+        import helpers
+        class Tools:
+            def __init__(self, mcp):
+                mcp.tool(name="go")(self.go)
+            def go(self, v: str) -> str:
+                return helpers.run(v)
+        Tools(FastMCP("x"))
+        """}),
     "add_tool of an imported function": ("agent", {"server.py": """
         from mcp.server.fastmcp import FastMCP
         from tools import go
@@ -420,3 +430,14 @@ def test_after_fix_the_remaining_findings_keep_the_project_audience(tmp_path, mo
     assert "file=sys.stderr" in store.read_text()  # the AEM606 fix was applied
     remaining = json.loads(result.output)
     assert {(d["code"], d["audience"]) for d in remaining if d["code"] in ("AEM202", "AEM204")} == {("AEM202", "cli"), ("AEM204", "cli")}
+
+
+@pytest.mark.parametrize("handler", [
+    "    except Exception as e:\n        return [TextContent(type='text', text=f'Error: {e}')]\n",
+    "    except Exception:\n        log.warning('lookup failed')\n        raise\n",
+])
+def test_a_catch_all_that_passes_the_exception_on_keeps_the_audience(handler, tmp_path, monkeypatch):
+    server = ("import logging\nfrom mcp.server.lowlevel import Server\nfrom mcp.types import TextContent\nimport helpers\n\n"
+              "log = logging.getLogger(__name__)\nserver = Server('x')\n\n\n@server.call_tool()\nasync def call_tool(name, arguments):\n"
+              "    try:\n        return helpers.run(arguments)\n" + handler)
+    assert audience_of_helper(tmp_path, monkeypatch, {"server.py": server}) == {"agent"}

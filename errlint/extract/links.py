@@ -22,6 +22,12 @@ REPLY_WRAPPERS = frozenset({
 })
 # calls that register a function as an HTTP handler or CLI command: (qualified-name pattern, audience)
 HTTP_REGISTRARS = re.compile(r"(^aiohttp\.web\.(get|post|put|patch|delete|head|route|view)$|\.add_(get|post|put|patch|delete|head|route|view|api_route|url_rule|exception_handler|api_websocket_route|websocket_route)$|(^|\.)(Route|WebSocketRoute|APIRoute|path|re_path|url)$)")
+DECORATOR_CALLS = {
+    "tool": "agent", "resource": "agent", "prompt": "agent", "command": "cli", "callback": "cli",
+    "get": "http", "post": "http", "put": "http", "patch": "http", "delete": "http", "route": "http",
+    "api_route": "http", "exception_handler": "http", "errorhandler": "http",
+}
+HTTP_MODULES = {"fastapi", "starlette", "flask", "quart", "aiohttp", "django", "rest_framework", "sanic", "litestar"}
 ERROR_WORDS = re.compile(r"\b(error|errors|fail|failed|failure|invalid|not found|cannot|can't|could not|couldn't|unable|denied|missing|unknown|not allowed|forbidden|timed? ?out|exception)\b", re.I)
 ERROR_KEYS = frozenset({"error", "errors", "error_message", "isError", "is_error"})
 
@@ -35,7 +41,7 @@ class ModuleLinks:
     classes: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # top-level class -> its bases
     module_calls: Set[str] = field(default_factory=set)
     main_calls: Set[str] = field(default_factory=set)  # calls under `if __name__ == "__main__":`
-    entries: List[Tuple[str, str]] = field(default_factory=list)  # (audience, function) registered by a call
+    entries: List[Tuple[str, str, str]] = field(default_factory=list)  # (audience, function, where) registered by a call
     tool_names: List[Tuple[str, str]] = field(default_factory=list)  # (function, tool name) of add_tool
 
     def table_refs(self, value: cst.CSTNode, walker) -> Tuple[str, ...]:
@@ -71,6 +77,18 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
     """Functions a call refers to without calling them here: ("call", f) for `partial(f, ...)`, and
     (audience, f) for a function it registers as an entry point."""
     out: List[Tuple[str, str]] = []
+    if isinstance(call.func, cst.Call):  # a decorator applied by hand: `mcp.tool(name="x")(self.method)`
+        inner = call.func.func
+        name = inner.attr.value if isinstance(inner, cst.Attribute) else inner.value if isinstance(inner, cst.Name) else ""
+        kind = DECORATOR_CALLS.get(name)
+        if kind == "http" and not any(v.split(".", 1)[0] in HTTP_MODULES for v in walker.imports.values()):
+            kind = None
+        if kind:
+            for arg in call.args:
+                ref = _ref(arg.value, walker)
+                if ref:
+                    out.append((kind, ref))
+        return out
     last = callee.rsplit(".", 1)[-1] if callee else (call.func.attr.value if isinstance(call.func, cst.Attribute) else "")
     if last == "partial" and call.args:
         ref = _ref(call.args[0].value, walker)
@@ -195,3 +213,17 @@ def carries_message(stmt: cst.CSTNode) -> bool:
     if isinstance(stmt, cst.Return):
         return isinstance(stmt.value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Dict, cst.Call, cst.BinaryOperation))
     return False
+
+
+def replaces_exception(handler: cst.ExceptHandler, walker) -> bool:
+    """A catch-all `except` whose body neither re-raises nor uses the caught exception: the reader
+    sees the handler's own message, not what the `try` body raised."""
+    if handler.type is not None:
+        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [cst.Element(handler.type)]
+        if not any((walker.qualify(t.value) or nodes.dotted(t.value)) in GENERIC_CATCH for t in types):
+            return False
+    name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else ""
+    code = walker.code(handler.body)
+    if re.search(r"^\s*raise\s*$", code, re.M):
+        return False
+    return not (name and re.search(rf"\b{re.escape(name)}\b", code))

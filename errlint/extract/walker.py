@@ -26,7 +26,7 @@ from .sinks import (
     classify_callee,
     server_stack,
 )
-from .links import GENERIC_CATCH, ModuleLinks, carries_message, error_text, flow_callees, function_refs, is_main_test, reply_candidate
+from .links import ModuleLinks, carries_message, error_text, flow_callees, function_refs, is_main_test, replaces_exception, reply_candidate
 from .templates import TemplateBuilder, join, percent_template
 
 DEFAULT_MESSAGE_ATTRS = {
@@ -114,7 +114,7 @@ class Walker:
         self.raw: List[RawSink] = []
         self.links = ModuleLinks()
         self.main_depth = 0
-        self.generic_try = 0
+        self.guarded_calls: List[Set[str]] = []
         self.before_reply = False  # the next statement of the block is a raise or a return of a value
 
     # ------------------------------------------------------------------ names
@@ -377,14 +377,18 @@ class Walker:
             else:
                 caught.append(self.qualify(handler.type))
         self.catching.append(tuple(caught))
-        generic = any(c in GENERIC_CATCH for c in caught)
-        self.generic_try += generic
+        # calls in the body of a try whose catch-all handler sends its own text (it neither re-raises
+        # nor uses the exception): what they raise does not reach the reader
+        replaced = self.func is not None and any(replaces_exception(h, self) for h in stmt.handlers)
+        if replaced:
+            self.guarded_calls.append(set())
         try:
             self.body_of(stmt)
         finally:
             self.collectors.pop()
             self.catching.pop()
-            self.generic_try -= generic
+            if replaced:
+                self.func.guarded |= self.guarded_calls.pop()
         for handler in stmt.handlers:
             self.except_handler(handler, collector)
         if stmt.orelse is not None:
@@ -602,13 +606,13 @@ class Walker:
             sink = self.links.main_calls if self.main_depth else self.links.module_calls
         if target:
             sink.add(target)
-            if self.generic_try and self.func is not None:
-                self.func.guarded.add(target)
+            for guarded in self.guarded_calls:
+                guarded.add(target)
         for kind, ref in extra:
             if kind == "call":
                 sink.add(ref)
             else:
-                self.links.entries.append((kind, ref))
+                self.links.entries.append((kind, ref, self.func.qualname if self.func is not None else ""))
 
     def spec_sink(self, spec: Spec, call: cst.Call, callee: str, raised: bool) -> None:
         extra = {"raised": raised}
