@@ -517,6 +517,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
         else:
             if local is None:
                 local = finish.local_reach(name, summary, run)
+            record["signal"] = finish.handled_signal(message, caught)
             record["local"] = finish.local_audience(local, name, record)
             audiences = sorted(set(run.audiences) | {"exc", record["local"]})
         original = message.profile

@@ -28,6 +28,17 @@ def variant_kind(message) -> Optional[str]:
     return None
 
 
+def handled_signal(message, caught) -> bool:
+    """A raise the code handles itself: its class is private, caught by name somewhere in the project,
+    or caught around the raise itself. The handler decides what the reader sees, so the raise is
+    judged as `exc` whoever reaches it."""
+    cls = message.callee.rsplit(".", 1)[-1]
+    if not cls:
+        return False
+    around = {c.rsplit(".", 1)[-1] for c in message.context.catching}
+    return cls.startswith("_") or cls in caught or bool(around & {cls, "Exception", "BaseException", ""})
+
+
 def unreached_audience(message) -> str:
     return "exc" if message.sink in RAISED_SINKS or message.extra.get("raised") else "log"
 

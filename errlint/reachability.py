@@ -102,6 +102,8 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
         if module not in reach.entry_modules and module not in reach.model.linked_modules():
             return record["fixed"], (), ""  # a module nothing imports (a plugin, a script): trust the sink
         return record["fallback"], (), ""
+    if record.get("signal"):
+        return "exc", (), ""
     if record["fn"] == "<main>":
         return "cli", (f"<main>:{module} (`if __name__ == \"__main__\":` block)",), ""
     if node.startswith("<module>:") and not node.endswith("__main__"):
@@ -145,6 +147,9 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
             lines.append("tool reply via: " + " -> ".join(reversed(chain)) + f" ({reach.labels.get(tool, 'tool')})")
         return lines
     audience, chain = reach.audience(node)
+    if record.get("signal"):
+        return ["audience exc: the code handles this exception itself (a private class, one the project "
+                "catches by name, or one caught around the raise); the handler's message is judged"]
     if record["kind"] == "sink":
         picked, _, _ = choose(reach, module, record)
         if chain:

@@ -441,3 +441,14 @@ def test_a_catch_all_that_passes_the_exception_on_keeps_the_audience(handler, tm
               "log = logging.getLogger(__name__)\nserver = Server('x')\n\n\n@server.call_tool()\nasync def call_tool(name, arguments):\n"
               "    try:\n        return helpers.run(arguments)\n" + handler)
     assert audience_of_helper(tmp_path, monkeypatch, {"server.py": server}) == {"agent"}
+
+
+def test_a_raise_the_code_handles_itself_is_exc_whoever_reaches_it(tmp_path, monkeypatch):
+    helpers = ('class LoadError(Exception):\n    pass\n\n\ndef run(value):\n    raise LoadError("Something went wrong")\n\n\n'
+               'def local(value):\n    try:\n        raise RuntimeError("Something went wrong")\n    except RuntimeError:\n        return None\n')
+    cli = ("import sys\nimport click\nimport helpers\n\n\n@click.command()\ndef go(v):\n    helpers.local(v)\n    try:\n        helpers.run(v)\n"
+           "    except helpers.LoadError:\n        sys.exit('go: the load failed; run `go --check` for details')\n")
+    assert audience_of_helper(tmp_path, monkeypatch, {"cli.py": cli, "helpers.py": helpers}) == {"exc"}
+    unhandled = helpers.replace("    except RuntimeError:\n        return None\n", "    finally:\n        pass\n")
+    cli_unhandled = cli.replace("except helpers.LoadError", "except OSError")
+    assert audience_of_helper(tmp_path / "2", monkeypatch, {"cli.py": cli_unhandled, "helpers.py": unhandled}) == {"cli"}
