@@ -1,8 +1,11 @@
 """The results cache, like ruff's: `.errlint_cache/<version>/<key>.json`.
 
 `key` hashes everything that can change a file's diagnostics besides its own bytes: errlint's version,
-the resolved settings, the phrase packs' contents, the enabled rules, the project's tool registry and
-the detected MCP versions. Inside, each file's entry is keyed by its path and the SHA-256 of its
+the resolved settings, the phrase packs' contents, the enabled rules, the project's tool registry,
+the detected MCP versions and the entry-point audiences the project may have (the audiences each
+file's raises are judged under). Each entry also keeps the file's project facts and its
+audience-dependent findings, so the project model is rebuilt without parsing, and `depends`, a digest
+of the cross-file facts its findings were last judged with. Inside, each file's entry is keyed by its path and the SHA-256 of its
 bytes, so an unchanged file is never parsed again. The directory holds a `CACHEDIR.TAG` and a
 `.gitignore` of `*`. Diagnostics never contain secret values (rules mask them), so neither does the
 cache. Writes are atomic; a corrupt or unreadable cache is ignored, never fatal.
@@ -56,6 +59,8 @@ def run_key(run: RunContext) -> str:
     h.update(b";" + ",".join(sorted(run.caught)).encode())
     h.update(repr(sorted(run.mcp_versions.items())).encode())
     h.update(repr(run.ignore_noqa).encode())
+    # the audiences a raise is judged under in the per-file pass (its cached variants)
+    h.update(repr((sorted(run.audiences), run.scripts)).encode())
     return h.hexdigest()[:24]
 
 

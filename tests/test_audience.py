@@ -452,3 +452,14 @@ def test_a_raise_the_code_handles_itself_is_exc_whoever_reaches_it(tmp_path, mon
     unhandled = helpers.replace("    except RuntimeError:\n        return None\n", "    finally:\n        pass\n")
     cli_unhandled = cli.replace("except helpers.LoadError", "except OSError")
     assert audience_of_helper(tmp_path / "2", monkeypatch, {"cli.py": cli_unhandled, "helpers.py": unhandled}) == {"cli"}
+
+
+def test_a_first_entry_point_of_a_new_kind_is_seen_by_a_warm_run(tmp_path):
+    root = make_project(tmp_path, {"lib.py": 'def check(path):\n    if "\\x00" in path:\n        raise ValueError("bad file")\n    return path\n'})
+    settings = Settings(project_root=str(root))
+    cache_dir = str(tmp_path / "cache")
+    first = check_paths([str(root)], settings, Selection(), cache_dir=cache_dir, jobs=1)
+    assert first.diagnostics == []
+    (root / "cli.py").write_text("import click\n\nimport lib\n\n\n@click.command()\ndef main(path):\n    lib.check(path)\n")
+    second = check_paths([str(root)], settings, Selection(), cache_dir=cache_dir, jobs=1)
+    assert [(Path(d.filename).name, d.code, d.audience) for d in second.diagnostics] == [("lib.py", "AEM201", "cli")]
