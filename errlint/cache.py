@@ -1,8 +1,11 @@
 """The results cache, like ruff's: `.errlint_cache/<version>/<key>.json`.
 
 `key` hashes everything that can change a file's diagnostics besides its own bytes: errlint's version,
-the resolved settings, the phrase packs' contents, the enabled rules, the project's tool registry and
-the detected MCP versions. Inside, each file's entry is keyed by its path and the SHA-256 of its
+the resolved settings, the phrase packs' contents, the enabled rules, the project's tool registry,
+the detected MCP versions and the entry-point audiences the project may have (the audiences each
+file's raises are judged under). Each entry also keeps the file's project facts and its
+audience-dependent findings, so the project model is rebuilt without parsing, and `depends`, a digest
+of the cross-file facts its findings were last judged with. Inside, each file's entry is keyed by its path and the SHA-256 of its
 bytes, so an unchanged file is never parsed again. The directory holds a `CACHEDIR.TAG` and a
 `.gitignore` of `*`. Diagnostics never contain secret values (rules mask them), so neither does the
 cache. Writes are atomic; a corrupt or unreadable cache is ignored, never fatal.
@@ -56,6 +59,8 @@ def run_key(run: RunContext) -> str:
     h.update(b";" + ",".join(sorted(run.caught)).encode())
     h.update(repr(sorted(run.mcp_versions.items())).encode())
     h.update(repr(run.ignore_noqa).encode())
+    # the audiences a raise is judged under in the per-file pass (its cached variants)
+    h.update(repr((sorted(run.audiences), run.scripts)).encode())
     return h.hexdigest()[:24]
 
 
@@ -83,9 +88,25 @@ class Cache:
         if not entry or entry.get("hash") != digest:
             return None
         try:
-            return FileResult(path, [_load(d) for d in entry["diagnostics"]], None, entry.get("encoding", "utf-8"), entry.get("parsed", True))
-        except (KeyError, TypeError, ValueError):
+            result = FileResult(path, [_load(d) for d in entry["diagnostics"]], None, entry.get("encoding", "utf-8"), entry.get("parsed", True))
+            if entry.get("base") is not None:
+                result.base = [_load(d) for d in entry["base"]]
+                result.variants = [dict(v, by={k: [_load(d) for d in ds] for k, ds in v["by"].items()}) for v in entry["variants"]]
+                result.summary = entry["summary"]
+            return result
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
+
+    def depends(self, path: str) -> Optional[str]:
+        """The digest of the cross-file facts `path`'s findings were last judged with."""
+        entry = self.entries.get(path)
+        return entry.get("depends") if entry else None
+
+    def note_depends(self, path: str, digest: str) -> None:
+        entry = self.entries.get(path)
+        if entry is not None and entry.get("depends") != digest:
+            entry["depends"] = digest
+            self.dirty = True
 
     def put(self, path: str, digest: str, result: FileResult) -> None:
         if result.internal_error:
@@ -96,6 +117,10 @@ class Cache:
             "parsed": result.parsed,
             "diagnostics": [_dump(d) for d in result.diagnostics],
         }
+        if result.base is not None:
+            self.entries[path]["base"] = [_dump(d) for d in result.base]
+            self.entries[path]["variants"] = [dict(v, by={k: [_dump(d) for d in ds] for k, ds in v["by"].items()}) for v in result.variants]
+            self.entries[path]["summary"] = result.summary
         self.dirty = True
 
     def save(self) -> None:
@@ -138,6 +163,7 @@ def _dump(d: Diagnostic) -> Dict[str, Any]:
         "code": d.code, "name": d.name, "message": d.message, "filename": d.filename,
         "location": _loc(d.location), "end_location": _loc(d.end_location), "level": d.level.value,
         "suggestion": d.suggestion, "fix": fix, "url": d.url, "noqa_row": d.noqa_row,
+        "audience": d.audience, "entry_points": list(d.entry_points),
     }
 
 
@@ -150,4 +176,5 @@ def _load(raw: Dict[str, Any]) -> Diagnostic:
         code=raw["code"], name=raw["name"], message=raw["message"], filename=raw["filename"],
         location=_unloc(raw["location"]), end_location=_unloc(raw["end_location"]), level=Level(raw["level"]),
         suggestion=raw["suggestion"], fix=fix, url=raw.get("url", ""), noqa_row=raw.get("noqa_row", 0),
+        audience=raw.get("audience", ""), entry_points=tuple(raw.get("entry_points", ())),
     )

@@ -82,10 +82,11 @@ def main() -> None:
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
 @click.option("--cache-dir", type=str, envvar="ERRLINT_CACHE_DIR", help="Cache directory (default: .errlint_cache in the project root).")
 @click.option("-q", "--quiet", is_flag=True, help="Print diagnostics only, no summary.")
+@click.option("--show-audience", metavar="FILE:LINE", help="Print the entry points found and the call chain that gives the message at FILE:LINE its audience, then exit.")
 def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, output_file, statistics, exit_zero,
           stdin_filename, color, exclude, extend_exclude, force_exclude, respect_gitignore, preview, config_path, isolated,
           show_settings, show_files, ignore_noqa, add_noqa, fix, unsafe_fixes, diff, fix_only, show_fixes, exit_non_zero_on_fix,
-          jobs, no_cache, cache_dir, quiet) -> None:
+          jobs, no_cache, cache_dir, quiet, show_audience) -> None:
     """Check PATHS (files or directories; default: the current directory). Use `-` for stdin."""
     from .project import load_project
 
@@ -114,9 +115,9 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
             result, data = _check_stdin(settings, selection, stdin_filename, ignore_noqa)
         else:
             result = check_paths(paths, settings, selection, force_exclude=force_exclude, ignore_noqa=ignore_noqa,
-                                 jobs=jobs, use_cache=not no_cache and not show_files, cache_dir=cache_dir,
-                                 keep_text=fixing or add_noqa or output_format == "full",
-                                 progress=None if quiet or show_files else _progress())
+                                 jobs=jobs, use_cache=not no_cache and not show_files and not show_audience, cache_dir=cache_dir,
+                                 keep_text=fixing or add_noqa or output_format == "full", locate_all=bool(show_audience),
+                                 progress=None if quiet or show_files or show_audience else _progress())
     except (ConfigError, PackError) as exc:
         fail(str(exc))
     if result.discovery.missing:
@@ -124,6 +125,14 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
     if show_files:
         for file in result.discovery.files:
             click.echo(str(file))
+        return
+    if show_audience:
+        from .show_audience import TargetError, describe
+
+        try:
+            click.echo("\n".join(describe(result, show_audience)))
+        except TargetError as exc:
+            fail(str(exc))
         return
     if not result.discovery.files and not quiet and not stdin:
         found = result.discovery

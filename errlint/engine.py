@@ -25,6 +25,7 @@ from libcst._nodes.internal import CodegenState  # libcst exports no public name
 from .checks.base import FileContext, Rule
 from .checks.verdict import one_verdict
 from .config import Settings, detect_versions
+from . import project_model
 from .extract.walker import extract
 from .model import Applicability, Diagnostic, Edit, Finding, Fix, Level, Location
 from .noqa import Suppressions
@@ -54,6 +55,10 @@ class RunContext:
     mcp_versions: Dict[str, str] = field(default_factory=dict)
     ignore_noqa: bool = False
     caught: frozenset = frozenset()  # exception classes the project catches by name (scan_caught_names)
+    audiences: frozenset = frozenset()  # entry-point audiences the project may have (entry_points.audience_hints)
+    scripts: Tuple[str, ...] = ()  # [project.scripts] targets
+    locate_all: bool = False  # keep every audience-dependent message with its row (for --show-audience)
+    reach: object = None  # the run's project model and reachability, once every file is extracted
 
 
 @dataclass
@@ -66,6 +71,11 @@ class FileResult:
     encoding: str = "utf-8"
     parsed: bool = True
     internal_error: bool = False
+    # for the project pass: audience-independent diagnostics, audience-dependent variants
+    # (project_audience), and the file's project facts (project_model.summarize)
+    base: Optional[List[Diagnostic]] = None
+    variants: List[dict] = field(default_factory=list)
+    summary: Optional[dict] = None
 
 
 def may_contain_sink(data: bytes) -> bool:
@@ -124,6 +134,10 @@ def check_file(path: str, data: bytes, run: RunContext, display: Optional[str] =
     if not result.parsed and result.diagnostics and not run.ignore_noqa:
         result.diagnostics = _file_noqa(data, result.diagnostics)
     result.diagnostics = [_redact(d) for d in result.diagnostics]
+    if result.base is not None:  # the project pass picks among these: mask them too
+        result.base = [_redact(d) for d in result.base]
+        for record in result.variants:
+            record["by"] = {key: [_redact(d) for d in found] for key, found in record["by"].items()}
     return result
 
 
@@ -154,12 +168,26 @@ def _check_bytes(name: str, data: bytes, run: RunContext) -> FileResult:
         return analyse(name, parsed[0], parsed[1], run)
     noqa_check = b"noqa" in data.lower() and any(r.code == "AEM002" for r in run.rules)
     if not noqa_check and (not may_contain_sink(data) or len(data) > HUGE_FILE_BYTES and not code_may_contain_sink(data)):
+        if len(data) <= HUGE_FILE_BYTES and (b"def " in data or b"import" in data):
+            return _facts_only(name, data, run)  # no message here, but its calls and imports link the project
         return FileResult(name, [], None)  # no sink can be here: skip libcst
     parsed = parse(data)
     if isinstance(parsed, Diagnostic):
         return FileResult(name, [_with_filename(parsed, name)], None, parsed=False)
     module, text = parsed
     return analyse(name, module, text, run)
+
+
+def _facts_only(name: str, data: bytes, run: RunContext) -> FileResult:
+    """A file that holds no message: only its project facts (functions, calls, imports, tables)."""
+    parsed = parse(data)
+    if isinstance(parsed, Diagnostic):
+        return FileResult(name, [_with_filename(parsed, name)], None, parsed=False)
+    try:
+        facts = extract(parsed[0], run.settings.logger_objects)
+    except RecursionError:
+        return FileResult(name, [], None)
+    return FileResult(name, [], None, base=[], summary=project_model.summarize(facts))
 
 
 def display_name(path: str) -> str:
@@ -487,7 +515,15 @@ def _with_filename(diagnostic: Diagnostic, name: str) -> Diagnostic:
 
 
 def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileResult:
-    """Run the enabled rules on a parsed module and locate their findings."""
+    """Run the enabled rules on a parsed module and locate their findings.
+
+    A message whose audience depends on the rest of the project (a raise; error text a helper
+    returns) is judged under each audience it can get; the variants are kept on the result, and its
+    diagnostics are those the file alone gives (`project_audience.finish` re-judges with the whole
+    project)."""
+    from . import project_audience as finish
+    from .project_audience import variant_kind
+
     suppressions = Suppressions(text)
     if suppressions.file_codes is not None and suppressions.file_codes == "ALL" and not run.ignore_noqa:
         return FileResult(name, [], text)
@@ -502,63 +538,110 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     registry = run.registry | frozenset(t.name for t in facts.tools)
     caught = run.caught | scan_caught_names(text)
     ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs, text, caught=caught)
-    findings: List[Tuple[Rule, Finding]] = []
+    summary = project_model.summarize(facts)
+    local = None
+    findings: Dict[object, List[Tuple[Rule, Finding]]] = {None: []}
     internal: List[Diagnostic] = []
-    for message in facts.messages:
+    variants: List[dict] = []
+    for index, message in enumerate(facts.messages):
         function = message.context.function
         leak_only = function is not None and function.role in LEAK_ONLY_ROLES or bool(INTERNAL_CLASS.search(message.callee))
-        for rule in rules:
-            if not rule.applies(message) or leak_only and rule.code[3] != "3":
-                continue
-            try:
-                for finding in rule.check(message, ctx):
-                    findings.append((rule, finding))
-            except RecursionError:
-                continue
-            except Exception as exc:  # one rule's bug must not stop the others (issue: never crash)
-                internal.append(_internal(name, rule, exc))
+        # a log line right before a raise or error return is judged with it, at the statement the
+        # reader sees; only a leak in the log line itself is still its own finding
+        leak_only = leak_only or bool(message.extra.get("paired")) and message.sink in ("log", "notify")
+        kind = variant_kind(message)
+        if kind is None:
+            _run_rules(message, rules, ctx, leak_only, findings[None], internal, name)
+            continue
+        record = {"i": index, "fn": "<main>" if message.extra.get("main") else function.qualname if function is not None else "", "kind": kind, "by": {}}
+        if kind == "reply":
+            audiences: Sequence[str] = ("reply",)
+        elif kind == "sink":
+            record["fixed"], record["fallback"] = message.profile, finish.unreached_audience(message)
+            audiences = (record["fixed"], record["fallback"])
+        else:
+            if local is None:
+                local = finish.local_reach(name, summary, run)
+            record["signal"] = finish.handled_signal(message, caught)
+            record["local"] = finish.local_audience(local, name, record)
+            audiences = sorted(set(run.audiences) | {"exc", record["local"]})
+        original = message.profile
+        for audience in audiences:
+            message.profile = "agent" if audience == "reply" else audience
+            group = findings.setdefault((index, audience), [])
+            _run_rules(message, rules, ctx, leak_only, group, internal, name)
+        message.profile = original
+        record["node"] = message.node
+        variants.append(record)
     for rule in rules:
         try:
             for finding in rule.check_file(ctx):
-                findings.append((rule, finding))
+                findings[None].append((rule, finding))
         except Exception as exc:
             internal.append(_internal(name, rule, exc))
-    # the verdict before noqa, as flake8 (which applies noqa itself) sees it: `# noqa: AEM101`
-    # accepts the verdict on that message, including the next step AEM101 had covered
-    findings = most_specific(findings)
     locator = Locator(text, module, [m.node for m in facts.messages])
-    located = []
-    for rule, finding in findings:
-        subject = finding.subject
-        sink = subject.node if subject is not None else None
-        start, end = locator.within_sink(finding.anchor, subject)
-        row, col = locator.position(start)
-        end_row, end_col = locator.position(end)
-        if not run.ignore_noqa and (suppressions.file_suppresses(finding.code) or suppressions.suppresses(finding.code, row)):
-            continue
-        located.append((rule, finding, sink, row, col, end_row, end_col))
-    diagnostics: List[Diagnostic] = []
-    for rule, finding, sink, row, col, end_row, end_col in located:
-        diagnostics.append(
-            Diagnostic(
-                code=finding.code,
-                name=rule.name,
-                message=finding.message,
-                filename=name,
-                location=Location(row, col),
-                end_location=Location(end_row, end_col),
-                level=rule.LEVEL,
-                suggestion=finding.suggestion,
-                fix=locator.resolve_fix(finding.fix, sink),
-                url=rule.url,
-                noqa_row=suppressions.group(row)[1] if suppressions.has_noqa else row,
-            )
-        )
-    diagnostics.extend(internal)
+    base: List[Diagnostic] = []
+    by_index: Dict[int, Dict[str, List[Diagnostic]]] = {}
+    for group, found in findings.items():
+        out = base if group is None else by_index.setdefault(group[0], {}).setdefault(group[1], [])
+        audience = None if group is None else group[1]
+        for rule, finding in most_specific(found):
+            diagnostic = _locate(rule, finding, locator, suppressions, run, name, audience)
+            if diagnostic is not None:
+                out.append(diagnostic)
+    kept = []
+    for record in variants:
+        record["by"] = by_index.get(record["i"], {})
+        node = record.pop("node")
+        if any(record["by"].values()) or run.locate_all:
+            record["row"] = locator.position(locator.span(node)[0])[0] if run.locate_all else 0
+            kept.append(record)
+    base.extend(internal)
     if any(r.code == "AEM002" for r in rules) and not run.ignore_noqa:
         enabled = tuple(r.code for r in rules)
-        diagnostics.extend(unused_noqa(name, suppressions, locator, next(r for r in rules if r.code == "AEM002"), enabled))
-    return FileResult(name, dedupe(diagnostics), text, encoding=module.encoding, internal_error=bool(internal))
+        base.extend(unused_noqa(name, suppressions, locator, next(r for r in rules if r.code == "AEM002"), enabled))
+    result = FileResult(name, [], text, encoding=module.encoding, internal_error=bool(internal), base=base, variants=kept, summary=summary)
+    result.diagnostics = dedupe(finish.judge_alone(result, run, local))
+    return result
+
+
+def _run_rules(message, rules: Sequence[Rule], ctx: FileContext, leak_only: bool, out: List[Tuple[Rule, Finding]], internal: List[Diagnostic], name: str) -> None:
+    for rule in rules:
+        if not rule.applies(message) or leak_only and rule.code[3] != "3":
+            continue
+        try:
+            for finding in rule.check(message, ctx):
+                out.append((rule, finding))
+        except RecursionError:
+            continue
+        except Exception as exc:  # one rule's bug must not stop the others (issue: never crash)
+            internal.append(_internal(name, rule, exc))
+
+
+def _locate(rule: Rule, finding: Finding, locator: "Locator", suppressions: Suppressions, run: RunContext, name: str, audience: Optional[str]) -> Optional[Diagnostic]:
+    subject = finding.subject
+    sink = subject.node if subject is not None else None
+    start, end = locator.within_sink(finding.anchor, subject)
+    row, col = locator.position(start)
+    end_row, end_col = locator.position(end)
+    if not run.ignore_noqa and (suppressions.file_suppresses(finding.code) or suppressions.suppresses(finding.code, row)):
+        return None
+    if audience is None:
+        audience = subject.profile if subject is not None else ""
+    return Diagnostic(
+        code=finding.code,
+        name=rule.name,
+        message=finding.message,
+        filename=name,
+        location=Location(row, col),
+        end_location=Location(end_row, end_col),
+        level=rule.LEVEL,
+        suggestion=finding.suggestion,
+        fix=locator.resolve_fix(finding.fix, sink),
+        url=rule.url,
+        noqa_row=suppressions.group(row)[1] if suppressions.has_noqa else row,
+        audience=audience,
+    )
 
 
 def unused_noqa(name: str, suppressions: Suppressions, locator: "Locator", rule: Rule, enabled: Sequence[str]) -> List[Diagnostic]:
@@ -881,9 +964,11 @@ def scan_caught_names(text: str) -> frozenset:
     return frozenset(names)
 
 
-def project_registry(files: Iterable[Path], extra: Sequence[str] = ()) -> Tuple[frozenset, frozenset]:
+def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences: Optional[Set[str]] = None) -> Tuple[frozenset, frozenset]:
     """(every tool name registered in `files` plus `tool-registry-extra`, every non-builtin exception
-    class `files` catch by name)."""
+    class `files` catch by name); `audiences` receives the entry-point audiences the files may hold."""
+    from .entry_points import audience_hints
+
     names = set(extra)
     caught: Set[str] = set()
     for path in files:
@@ -893,6 +978,8 @@ def project_registry(files: Iterable[Path], extra: Sequence[str] = ()) -> Tuple[
             continue
         names.update(scan_tool_names(data))
         caught |= scan_caught_names(data.decode("latin-1"))
+        if audiences is not None and len(audiences) < 3:
+            audiences |= audience_hints(data, path.name)
     return frozenset(names), frozenset(caught)
 
 

@@ -219,6 +219,8 @@ class Diagnostic:
     fix: Optional[Fix] = None
     url: str = ""
     noqa_row: int = 0
+    audience: str = ""  # who reads the message (PROFILES); "" when the finding is not about one
+    entry_points: Tuple[str, ...] = ()  # the entry points whose reach gave it that audience
 
     def sort_key(self) -> tuple:
         return (self.filename, self.location.row, self.location.column, self.code, self.message)
@@ -247,6 +249,12 @@ class FunctionInfo:
     aliases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # param -> CLI flags (`fmt` -> `--format`)
     node: Any = field(default=None, repr=False)
     parent: Optional["FunctionInfo"] = field(default=None, repr=False)
+    # project-model facts (errlint.project_model): qualified callees, callees whose value the function
+    # returns, callees called inside a `try` that catches every exception
+    qualname: str = ""
+    qcalls: set = field(default_factory=set)
+    rets: set = field(default_factory=set)
+    guarded: set = field(default_factory=set)
 
     @property
     def param_names(self) -> Tuple[str, ...]:

@@ -34,6 +34,8 @@ class RunResult:
     settings: Optional[Settings] = None
     reasons: Dict[str, str] = field(default_factory=dict)
     run: Optional[RunContext] = None
+    parsed: List[str] = field(default_factory=list)  # files checked afresh (not from the cache)
+    rejudged: List[str] = field(default_factory=list)  # files whose cross-file facts were re-applied
 
     @property
     def diagnostics(self) -> List[Diagnostic]:
@@ -55,8 +57,15 @@ def load_packs(settings: Settings) -> Packs:
 def build_run(settings: Settings, selection: Selection, registry_files: Sequence[Path], ignore_noqa: bool = False) -> Tuple[RunContext, Dict[str, str]]:
     packs = load_packs(settings)
     rules, reasons = select_rules(settings, packs, selection.select, selection.extend_select, selection.ignore)
-    registry, caught = project_registry(registry_files, settings.tool_registry_extra)
-    run = RunContext(settings, packs, rules, registry, project_versions(settings), ignore_noqa=ignore_noqa, caught=caught)
+    from .entry_points import project_scripts
+
+    audiences: set = set()
+    registry, caught = project_registry(registry_files, settings.tool_registry_extra, audiences)
+    scripts = tuple(project_scripts(settings.project_root))
+    if scripts:
+        audiences.add("cli")
+    run = RunContext(settings, packs, rules, registry, project_versions(settings), ignore_noqa=ignore_noqa, caught=caught,
+                     audiences=frozenset(audiences), scripts=scripts)
     return run, reasons
 
 
@@ -76,7 +85,7 @@ def registry_files(settings: Settings, files: Sequence[Path]) -> List[Path]:
 
 def check_paths(paths: Sequence[str], settings: Settings, selection: Selection, force_exclude: bool = False,
                 ignore_noqa: bool = False, jobs: Optional[int] = None, use_cache: bool = True,
-                cache_dir: Optional[str] = None, keep_text: bool = False, progress=None) -> RunResult:
+                cache_dir: Optional[str] = None, keep_text: bool = False, progress=None, locate_all: bool = False) -> RunResult:
     """Check every Python file under `paths`; results come back in discovery order whatever the
     scheduling. `keep_text` keeps each file's text on its result (needed to apply fixes);
     `progress` (an `errlint.progress.Progress`) is told of each file checked."""
@@ -84,9 +93,10 @@ def check_paths(paths: Sequence[str], settings: Settings, selection: Selection, 
 
     found = discover(paths, settings, force_exclude)
     run, reasons = build_run(settings, selection, registry_files(settings, found.files), ignore_noqa)
+    run.locate_all = locate_all
     cache = Cache(cache_root(settings.project_root, cache_dir), run_key(run)) if use_cache else None
     result = RunResult(discovery=found, settings=settings, reasons=reasons, run=run)
-    result.results = check_files(found.files, run, jobs, cache, keep_text, progress)
+    result.results = check_files(found.files, run, jobs, cache, keep_text, result, progress)
     if cache is not None:
         cache.save()
     return result
@@ -97,8 +107,9 @@ PARALLEL_MIN_BYTES = 400_000
 
 
 def check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cache=None, keep_text: bool = False,
-                progress=None) -> List[FileResult]:
-    """Check `files` (cache first, then the rest in a process pool when the run is big enough)."""
+                stats: Optional[RunResult] = None, progress=None) -> List[FileResult]:
+    """Check `files` (cache first, then the rest in a process pool when the run is big enough), then
+    judge every file's audience-dependent messages with the whole project (project_audience)."""
     from .cache import file_hash
 
     results: List[Optional[FileResult]] = [None] * len(files)
@@ -138,7 +149,18 @@ def check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cac
         results[index] = result
         if cache is not None and digest:
             cache.put(result.path, digest, result)
-    return [r for r in results if r is not None]
+    checked = [r for r in results if r is not None]
+    from .project_audience import judge_all
+
+    digests = judge_all(checked, run)
+    fresh = {p for _, p in pending}
+    if stats is not None:
+        stats.parsed = [str(files[i]) for i, _ in pending]
+        stats.rejudged = [r.path for r in checked if r.variants and (r.path in fresh or cache is None or cache.depends(r.path) != digests.get(r.path))]
+    if cache is not None:
+        for r in checked:
+            cache.note_depends(r.path, digests.get(r.path, ""))
+    return checked
 
 
 _LIBC = None
@@ -369,6 +391,9 @@ def fix_result(result: FileResult, run: RunContext, unsafe: bool) -> FixReport:
         report.fixed.extend(outcome.applied)
         text = outcome.text
         current = check_file(result.path, text.encode(_codec(result.encoding)), run)
+        from .project_audience import rejudge
+
+        current.diagnostics = rejudge(current, run)  # the run's project model, not this file alone
         report.remaining = list(current.diagnostics)
     if text != result.text:
         report.fixed_text = text

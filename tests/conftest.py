@@ -16,6 +16,11 @@ from errlint.config import Settings
 os.environ["ERRLINT_PREVIEW"] = "1"
 
 
+# AEM201 on plain raises and logs (the `exc` and `log` audiences) is opt-in since the audience decision
+# of 2026-12-01; tests of its logic on library code opt in, as an SDK author would
+EXC_STEPS = Settings(profiles=(("AEM201", ("agent", "cli", "http", "exc", "log")),))
+
+
 def lint(code: str, select: Optional[Sequence[str]] = None, settings: Optional[Settings] = None, path: str = "example.py", **kw):
     """Diagnostics for a dedented snippet."""
     return check_source(textwrap.dedent(code), path=path, settings=settings, select=select, **kw)
@@ -35,3 +40,7 @@ def tmp_project(tmp_path, monkeypatch):
     """An empty project directory as the current directory."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
+
+
+# tests/projects/ holds fixture projects checked by test_audience.py, not tests to run
+collect_ignore = ["projects"]

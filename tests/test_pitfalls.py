@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 
-from conftest import at, codes
+from conftest import EXC_STEPS, at, codes
 
 from errlint.config import Settings
 
@@ -17,7 +17,7 @@ def test_b01_fstring_with_nested_quotes_is_extracted():
             bad = [n for n in names if n not in allowed]
             if bad:
                 raise ValueError(f"""Unknown names: {", ".join(f"'{n}'" for n in bad)}.""")
-    ''')
+    ''', settings=EXC_STEPS)
     assert (5, "AEM201") in found
 
 
@@ -26,7 +26,7 @@ def test_b05_pep701_fstring_parses_and_is_extracted():
         def check(cols, schema):
             missing = [c for c in cols if c not in schema]
             raise KeyError(f"Missing columns: {", ".join(f"'{c}'" for c in missing)}")
-    ''')
+    ''', settings=EXC_STEPS)
     assert "AEM001" not in {c for _, c in found}
     assert (4, "AEM201") in found
 

@@ -5,7 +5,7 @@ matters, that the true positive next to it is still reported.
 """
 from __future__ import annotations
 
-from conftest import at, codes, lint
+from conftest import EXC_STEPS, at, codes, lint
 
 PARTS = ["AEM201", "AEM202", "AEM203", "AEM204", "AEM205", "AEM206", "AEM207"]
 
@@ -254,7 +254,7 @@ def test_exceptions_raised_as_internal_signals_owe_no_step():
         def convert(node):
             if node is None:
                 raise _ArityError()
-    ''', select=PARTS + ["AEM101"]) == []
+    ''', select=PARTS + ["AEM101"], settings=EXC_STEPS) == []
     caught = '''
         class HorizonResponseError(Exception):
             pass
@@ -267,9 +267,10 @@ def test_exceptions_raised_as_internal_signals_owe_no_step():
             except HorizonResponseError:
                 print("Horizon returned an unexpected response. Try again in 30 s.")
     '''
-    assert codes(caught, select=PARTS + ["AEM101"]) == []
-    # the same raise, when nothing in the project catches the class, still owes a step
-    assert "AEM201" in codes(caught.split("        def command")[0], select=PARTS)
+    assert codes(caught, select=PARTS + ["AEM101"], settings=EXC_STEPS) == []
+    # the same raise, when nothing in the project catches the class, still owes a step (when plain
+    # raises are asked for steps at all)
+    assert "AEM201" in codes(caught.split("        def command")[0], select=PARTS, settings=EXC_STEPS)
 
 
 def test_caught_names_come_from_every_file_of_the_project(tmp_project):
@@ -281,7 +282,7 @@ def test_caught_names_come_from_every_file_of_the_project(tmp_project):
     from errlint.engine import scan_caught_names
 
     assert scan_caught_names("try:\n    x()\nexcept (pkg.HorizonError, ValueError) as e:\n    pass\nexcept* _Arity:\n    pass\n") == {"HorizonError", "_Arity"}
-    (tmp_project / "pyproject.toml").write_text("[tool.errlint]\n")
+    (tmp_project / "pyproject.toml").write_text('[tool.errlint.profiles]\nAEM201 = ["agent", "cli", "http", "exc"]\n')
     (tmp_project / "client.py").write_text(
         "class HorizonError(Exception):\n    pass\n\n\ndef fetch(payload):\n    if 'id' not in payload:\n"
         "        raise HorizonError('Horizon returned an invalid response')\n"
@@ -367,12 +368,12 @@ def test_prohibitions_state_what_is_allowed():
             def f(x):
                 if x:
                     raise ValueError("{message}")
-        ''', select=["AEM201"]) == [], message
+        ''', select=["AEM201"], settings=EXC_STEPS) == [], message
     assert codes('''
         def f(x):
             if x:
                 raise ValueError("Cannot connect to the server")
-    ''', select=["AEM201"]) == ["AEM201"]  # a failure, not a rule the caller can follow
+    ''', select=["AEM201"], settings=EXC_STEPS) == ["AEM201"]  # a failure, not a rule the caller can follow
 
 
 def test_mixed_handlers_are_not_transient_and_tracebacked_logs_are_not_passthroughs():
@@ -441,7 +442,7 @@ def test_parenthesised_concatenation_is_a_percent_template_not_a_value():
         def f(rule, transition):
             if rule:
                 raise ValueError(("Rule %s is ambiguous; given a %s token, we " + "cannot decide.") % (rule, transition))
-    ''', select=["AEM201", "AEM402"])
+    ''', select=["AEM201", "AEM402"], settings=EXC_STEPS)
     assert [(d.code, d.message[:40]) for d in found] == [("AEM201", '"Rule {rule} is ambiguous; given a {tran')]
 
 

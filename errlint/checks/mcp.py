@@ -121,7 +121,7 @@ class ErrorReturnedAsSuccess(Rule):
         if message.sink == "tool-output":
             if message.extra.get("flag_given"):
                 return  # isError=False written out: a deliberate success
-        elif not in_tool(message) or message.context.function.role not in ("tool", "lowlevel"):
+        elif not message.extra.get("helper") and (not in_tool(message) or message.context.function.role not in ("tool", "lowlevel")):
             return
         error_branch = bool(message.context.handlers) or bool(message.context.guards)
         expr = message.expr
@@ -131,7 +131,8 @@ class ErrorReturnedAsSuccess(Rule):
             from ..extract import nodes
 
             keys = {nodes.string_value(el.key) for el in expr.elements if isinstance(el, cst.DictElement)}
-            if "error" in keys and error_branch and not keys & {"isError", "is_error", "ok", "state"}:
+            failed = any(isinstance(el, cst.DictElement) and nodes.string_value(el.key) == "success" and nodes.dotted(el.value) == "False" for el in expr.elements)
+            if "error" in keys and (error_branch or failed) and not keys & {"isError", "is_error", "ok", "state"}:
                 yield self._finding(message, ctx, "a dict with an `error` key")
             return
         if isinstance(expr, cst.Name) and message.scope is not None and any(b.kind == "aug" for b in message.scope.bindings.get(expr.value, ())):
@@ -154,7 +155,7 @@ class ErrorReturnedAsSuccess(Rule):
             f"the tool returns {what} as a successful result; the client sees isError=false",
             f"{how[0].upper() + how[1:]} instead (from {module} import {name}).",
             anchor=message.node,
-            fix=self._fix(message, ctx, stack),
+            fix=None if message.extra.get("helper") else self._fix(message, ctx, stack),
         )
 
     def _fix(self, message: Message, ctx: FileContext, stack: str) -> Optional[Fix]:

@@ -65,9 +65,13 @@ class PartRule(Rule):
 class MissingNextStep(PartRule):
     """## What it does
     Flags a message with no next step: no imperative ("Call list_projects", "Pass --force"), no code
-    span, flag or env var, no allowed values, no tool name and no retry timing. Applies to messages for
-    agents, CLIs and HTTP clients, and to plain raises and error logs when the caller can fix the error
-    (the raise sits under a guard on a parameter, or in a handler around a call that received one).
+    span, flag or env var, no allowed values, no tool name and no retry timing. Applies to messages
+    whose audience is an agent, a CLI user or an HTTP client: the audience comes from the project's
+    entry points (MCP tools, CLI commands, HTTP handlers) that reach the message, across modules. A
+    raise no entry point reaches, a library's raises and log lines (`exc`, `log`) are opt-in through
+    `[tool.errlint.profiles] AEM201 = ["agent", "cli", "http", "exc", "log"]`; there it is reported when
+    the caller can fix the error (the raise sits under a guard on a parameter, or in a handler around
+    a call that received one).
     A step printed on the following output line of the same run counts (`print("Error: no config",
     file=sys.stderr)` then `print("Run `tool init`.", file=sys.stderr)`), and so does a stated extent
     ("line 90 out of range (file has 40 lines)") or wait ("cooling down for ~{s}s").
@@ -103,7 +107,7 @@ class MissingNextStep(PartRule):
     SINKS = PART_SINKS
     NAME = "missing-next-step"
     SUMMARY = "No next step: nothing to call, pass, set or retry"
-    PROFILES = ("agent", "cli", "http", "exc", "log")
+    PROFILES = ("agent", "cli", "http")  # exc and log: opt-in ([tool.errlint.profiles]), decision of 2026-12-01
     VALID = (
         "from fastmcp.exceptions import ToolError\nraise ToolError('Catalog not found. Call list_catalogs to see valid names.')\n",
         "import click\nraise click.UsageError('Too many patterns')\n",
@@ -114,7 +118,7 @@ class MissingNextStep(PartRule):
         "from fastmcp.exceptions import ToolError\ndef f(catalog):\n    raise ToolError(f'Catalog {catalog} not found')\n",
         "import sys\nprint('Port busy.', file=sys.stderr)\n",
         "from mcp.types import CallToolResult, TextContent\ndef f(table):\n    msg = f'Refusing to drop {table}: it lacks the required ownership tags'\n    return CallToolResult(isError=True, content=[TextContent(type='text', text=msg)])\n",
-        "def connect(url, timeout):\n    if timeout > 0:\n        msg = f'Could not connect to {url} within {timeout}s.'\n        raise ConnectionError(msg)\n",
+        "import click\n@click.command()\ndef connect(url, timeout):\n    if timeout > 0:\n        msg = f'Could not connect to {url} within {timeout}s.'\n        raise ConnectionError(msg)\n",
     )
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:

@@ -23,7 +23,7 @@ from typing import Dict, List, Sequence, Set, Tuple
 MAX_WORDING = 2
 
 COVERED_BY: Dict[str, Set[str]] = {
-    "AEM201": {"AEM101", "AEM204", "AEM205", "AEM206", "AEM207"},
+    "AEM201": {"AEM101", "AEM102", "AEM204", "AEM205", "AEM206", "AEM207"},  # vague advice: the step is there, too vague
     "AEM203": {"AEM101"},
     "AEM101": {"AEM103"},
     "AEM206": {"AEM103"},

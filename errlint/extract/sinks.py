@@ -38,7 +38,7 @@ PROFILE_OF_KIND = {
     "tool-return": "agent",
     "tool-output": "agent",
     "agent-error": "agent",
-    "notify": "agent",
+    "notify": "log",  # an MCP log notification: the client logs it, the agent does not act on it
     "cli-error": "cli",
     "exit": "cli",
     "stderr": "cli",

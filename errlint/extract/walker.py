@@ -26,6 +26,7 @@ from .sinks import (
     classify_callee,
     server_stack,
 )
+from .links import ModuleLinks, carries_message, error_text, flow_callees, function_refs, is_main_test, replaces_exception, reply_candidate
 from .templates import TemplateBuilder, join, percent_template
 
 DEFAULT_MESSAGE_ATTRS = {
@@ -72,6 +73,7 @@ class FileFacts:
     mask_error_details: bool = False
     class_bases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # class name -> qualified bases
     stdio: bool = False  # the module runs an MCP server over stdio (`mcp.run()`, `stdio_server()`, ...)
+    links: Optional[ModuleLinks] = None
 
 
 @dataclass(eq=False)
@@ -122,6 +124,10 @@ class Walker:
         self.module_calls: Set[str] = set()
         self.raw: List[RawSink] = []
         self.reaching: List[Reaching] = []  # per block being walked: the plain assignments that reach here
+        self.links = ModuleLinks()
+        self.main_depth = 0
+        self.guarded_calls: List[Set[str]] = []
+        self.before_reply = False  # the next statement of the block is a raise or a return of a value
 
     # ------------------------------------------------------------------ names
     def code(self, node: cst.CSTNode) -> str:
@@ -160,9 +166,11 @@ class Walker:
         serve_at = max((i for i, s in enumerate(flat) if self.stacks and self._starts_stdio(s)), default=-1)
         chains: Dict[str, List[str]] = {}
         saved_exit = (self.exits_after, self.exit_code, self.output_run, self.before_stdio_run)
+        saved_reply = self.before_reply
         defs: Reaching = {}
         self.reaching.append(defs)
         for i, stmt in enumerate(flat):
+            self.before_reply = i + 1 < len(flat) and carries_message(flat[i + 1])
             later = [c for c in exit_at[i + 1:] if c is not None]
             self.exits_after = bool(later) and later[0] > 0  # -1: a computed status, not known to fail
             self.exit_code = later[0] if later else None
@@ -185,6 +193,7 @@ class Walker:
                 chains.setdefault(subject, []).extend(values)
         self.reaching.pop()
         self.exits_after, self.exit_code, self.output_run, self.before_stdio_run = saved_exit
+        self.before_reply = saved_reply
 
     def _reach(self, defs: Reaching, stmt: cst.CSTNode, bound: Set[str]) -> None:
         """Update the reaching definitions after `stmt`, which bound the names in `bound`: a plain
@@ -251,6 +260,15 @@ class Walker:
         if stmt.value is None:
             return
         self.scan(stmt.value)
+        if self.func is not None:
+            self.func.rets |= flow_callees(stmt.value, self)
+            if self.func.role not in ("tool", "lowlevel"):
+                literal = reply_candidate(stmt.value, self.scope)
+                if literal is not None:  # error text a tool may return: judged once the project shows one does
+                    self.record("tool-return", "", stmt, literal, helper=True)
+                    text = error_text(literal)
+                    if text is not None:
+                        self.record("tool-result", "helper", stmt, text, helper=True, is_error=True)
         if self.func is not None and (self.func.role in ("tool", "lowlevel") or self.stacks):
             value = stmt.value
             if isinstance(value, (cst.List, cst.Tuple)) and any(isinstance(el.value, cst.Call) and nodes.last_name(el.value.func) == "TextContent" for el in value.elements):
@@ -323,6 +341,7 @@ class Walker:
         base = dots + module
         self._note_stack(module)
         if isinstance(stmt.names, cst.ImportStar):
+            self.links.stars.append(base)
             return
         for alias in stmt.names:
             name = nodes.dotted(alias.name)
@@ -348,12 +367,15 @@ class Walker:
     def st_If(self, stmt: cst.If) -> None:
         self.scan(stmt.test)
         debug = _is_debug_test(stmt.test)
+        main = self.func is None and is_main_test(stmt.test)
         self.guards.append(Guard("if", test=stmt.test))
         self.debug_depth += debug
+        self.main_depth += main
         try:
             self.body_of(stmt)
         finally:
             self.debug_depth -= debug
+            self.main_depth -= main
             self.guards.pop()
         orelse = stmt.orelse
         if orelse is None:
@@ -401,11 +423,18 @@ class Walker:
             else:
                 caught.append(self.qualify(handler.type))
         self.catching.append(tuple(caught))
+        # calls in the body of a try whose catch-all handler sends its own text (it neither re-raises
+        # nor uses the exception): what they raise does not reach the reader
+        replaced = self.func is not None and any(replaces_exception(h, self) for h in stmt.handlers)
+        if replaced:
+            self.guarded_calls.append(set())
         try:
             self.body_of(stmt)
         finally:
             self.collectors.pop()
             self.catching.pop()
+            if replaced:
+                self.func.guarded |= self.guarded_calls.pop()
         for handler in stmt.handlers:
             self.except_handler(handler, collector)
         if stmt.orelse is not None:
@@ -484,6 +513,7 @@ class Walker:
             is_async=stmt.asynchronous is not None,
             node=stmt,
             parent=self.func,
+            qualname=(self.func.qualname + "." if self.func is not None else self.class_name + "." if self.class_name else "") + stmt.name.value,
         )
         self._role(info, stmt)
         info.aliases = self._cli_aliases(stmt)
@@ -502,6 +532,8 @@ class Walker:
 
     def st_ClassDef(self, stmt: cst.ClassDef) -> None:
         bases = [self.qualify(arg.value) or self.code(arg.value) for arg in stmt.bases if arg.keyword is None]
+        if self.func is None:
+            self.links.classes[stmt.name.value] = tuple(bases)
         is_exc = any(_looks_exception(b) or self.exception_classes.get(b) is not None for b in bases)
         self.class_bases[stmt.name.value] = tuple(bases)
         self.scope.bind(stmt.name.value, Binding("class", stmt))
@@ -545,6 +577,7 @@ class Walker:
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
             (self.func.calls if self.func is not None else self.module_calls).add(func.attr.value)
         callee = self.qualify(func)
+        self._link_call(call, func, callee)
         if self.collectors:
             reads = {nodes.root_name(a.value) for a in call.args} - {""}
             first = nodes.call_arg(call, 0, "file", "path")
@@ -595,15 +628,48 @@ class Walker:
             if method != "report_progress":
                 level = method if method != "log" else _string_or(nodes.call_arg(call, 0, "level"), "info")
                 pos = 1 if method == "log" else 0
-                self.record("notify", f"Context.{method}", call, nodes.call_arg(call, pos, "message", "data"), level=level)
+                self.record("notify", f"Context.{method}", call, nodes.call_arg(call, pos, "message", "data"), level=level, paired=self.before_reply)
         elif method == "send_log_message":
-            self.record("notify", "send_log_message", call, nodes.call_arg(call, 1, "data"), level=_string_or(nodes.call_arg(call, 0, "level"), "info"))
+            self.record("notify", "send_log_message", call, nodes.call_arg(call, 1, "data"), level=_string_or(nodes.call_arg(call, 0, "level"), "info"), paired=self.before_reply)
         elif method in ("add_tool", "from_function"):
             self.tool_registration(call, method, base)
         elif method in ("option", "argument", "Option", "Argument") and callee.split(".", 1)[0] in ("click", "typer"):
             cb = nodes.keyword_arg(call, "callback")
             if isinstance(cb, cst.Name):
                 self.callbacks.add(cb.value)
+
+    def _link_call(self, call: cst.Call, func: cst.CSTNode, callee: str) -> None:
+        """Record a call for the project model: its qualified callee (`[]T` for a call through the
+        dispatch table `T`), functions passed to `functools.partial`, and functions registered as
+        entry points by a call (`add_tool(f)`, `web.get("/", f)`, `set_defaults(func=f)`)."""
+        target = callee
+        if isinstance(func, cst.Attribute):  # `Store().load()`, `s = Store(); s.load()`: a method of the class
+            made = func.value if isinstance(func.value, cst.Call) else self.scope.value(func.value.value) if isinstance(func.value, cst.Name) else None
+            if isinstance(made, cst.Call) and isinstance(made.func, (cst.Name, cst.Attribute)):
+                target = f"{self.qualify(made.func)}().{func.attr.value}"
+        if not target:
+            inner = func.func if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "get" else func
+            if isinstance(inner, cst.Attribute):
+                inner = inner.value
+            if isinstance(inner, cst.Subscript):
+                inner = inner.value
+            table = nodes.dotted(inner)
+            if table:
+                target = "[]" + table
+        extra = function_refs(call, callee, self)
+        if self.func is not None:
+            sink = self.func.qcalls
+        else:
+            sink = self.links.main_calls if self.main_depth else self.links.module_calls
+        if target:
+            sink.add(target)
+            for guarded in self.guarded_calls:
+                guarded.add(target)
+        for kind, ref in extra:
+            if kind == "call":
+                sink.add(ref)
+            else:
+                self.links.entries.append((kind, ref, self.func.qualname if self.func is not None else ""))
 
     def spec_sink(self, spec: Spec, call: cst.Call, callee: str, raised: bool) -> None:
         extra = {"raised": raised}
@@ -741,7 +807,7 @@ class Walker:
         if message is None:
             return
         args = nodes.positional_args(call)[position + 1:]
-        self.record("log", callee, call, message, level=level, args=args, exc_info=nodes.keyword_arg(call, "exc_info") is not None or level == "exception")
+        self.record("log", callee, call, message, level=level, args=args, exc_info=nodes.keyword_arg(call, "exc_info") is not None or level == "exception", paired=self.before_reply)
 
     def tool_registration(self, call: cst.Call, method: str, base: Optional[cst.CSTNode]) -> None:
         fn = nodes.call_arg(call, 0, "fn", "func", "function")
@@ -827,6 +893,11 @@ class Walker:
                 self.scope.bind(name, Binding("other", value))
 
     def _note_binding(self, name: str, value: cst.CSTNode) -> None:
+        if isinstance(value, (cst.Dict, cst.List, cst.Tuple)):
+            refs = self.links.table_refs(value, self)
+            if refs:
+                self.links.tables[name] = refs
+            return
         if isinstance(value, cst.Call):
             callee = self.qualify(value.func)
             if callee in LOGGER_FACTORIES or callee.endswith(".getLogger"):
@@ -941,6 +1012,8 @@ class Walker:
     def record(self, kind: str, callee: str, node: cst.CSTNode, expr: Optional[cst.CSTNode], args: Sequence[cst.CSTNode] = (), **extra: object) -> None:
         if self.output_run is not None and "run" not in extra:
             extra["run"] = self.output_run
+        if self.main_depth and self.func is None:
+            extra["main"] = True
         self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args, self.reaching_now()))
 
     # ------------------------------------------------------------------ finish
@@ -965,7 +1038,9 @@ class Walker:
             if f.role == "tool"
         ]
         messages = [m for raw in self.raw for m in self._messages(raw)]
-        return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details, self.class_bases, self.stdio)
+        self.links.tool_names = [(fn, name) for fn, name, _, _ in self.registrations]
+        return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details,
+                         self.class_bases, self.stdio, self.links)
 
     def _reachability(self, by_name: Dict[str, List[FunctionInfo]]) -> None:
         queue = [f for f in self.functions if f.role in ("tool", "lowlevel")]
@@ -1002,7 +1077,7 @@ class Walker:
         else:
             templates = builder.build(raw.expr)
         if raw.kind == "tool-return":
-            if not _tool_function(raw.context.function):
+            if not _tool_function(raw.context.function) and not extra.get("helper"):
                 return []
         if extra.get("needs_text") and not any(t.pieces for t in templates):
             return []
@@ -1015,6 +1090,8 @@ class Walker:
                 profile = "agent"
         if raw.kind == "log" and raw.context.exits_after:
             profile = "cli"
+        if extra.get("helper"):
+            profile = "agent"
         if raw.kind == "log":
             extra.setdefault("level", "error")
         return [Message(raw.kind, raw.callee, profile, tuple(templates), raw.expr, raw.node, raw.context, extra, raw.scope)]

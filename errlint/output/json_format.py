@@ -34,6 +34,8 @@ def diagnostic_object(d: Diagnostic) -> Dict[str, Any]:
         "url": d.url,
         "level": d.level.value,
         "suggestion": d.suggestion,
+        "audience": d.audience,
+        "entry_points": list(d.entry_points),
     }
 
 

@@ -1,0 +1,229 @@
+"""What one module tells the project model about itself, collected during the walk (no second pass):
+dispatch tables, star imports, classes, module-level and `__main__` calls, functions registered as
+entry points by a call, and which callees' values flow into a function's return value.
+
+The project model (`errlint.project_model`) joins these facts across files.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Set, Tuple
+
+import libcst as cst
+
+from . import nodes
+
+GENERIC_CATCH = frozenset({"", "Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
+# wrappers a reply passes through unchanged in meaning: `return json.dumps(helper(...))`
+REPLY_WRAPPERS = frozenset({
+    "json.dumps", "str", "repr", "dict", "list", "tuple", "TextContent", "mcp.types.TextContent", "CallToolResult",
+    "mcp.types.CallToolResult", "JSONResponse", "dumps", "format", "orjson.dumps", "ujson.dumps",
+})
+# calls that register a function as an HTTP handler or CLI command: (qualified-name pattern, audience)
+HTTP_REGISTRARS = re.compile(r"(^aiohttp\.web\.(get|post|put|patch|delete|head|route|view)$|\.add_(get|post|put|patch|delete|head|route|view|api_route|url_rule|exception_handler|api_websocket_route|websocket_route)$|(^|\.)(Route|WebSocketRoute|APIRoute|path|re_path|url)$)")
+DECORATOR_CALLS = {
+    "tool": "agent", "resource": "agent", "prompt": "agent", "command": "cli", "callback": "cli",
+    "get": "http", "post": "http", "put": "http", "patch": "http", "delete": "http", "route": "http",
+    "api_route": "http", "exception_handler": "http", "errorhandler": "http",
+}
+HTTP_MODULES = {"fastapi", "starlette", "flask", "quart", "aiohttp", "django", "rest_framework", "sanic", "litestar"}
+ERROR_WORDS = re.compile(r"\b(error|errors|fail|failed|failure|invalid|not found|cannot|can't|could not|couldn't|unable|denied|missing|unknown|not allowed|forbidden|timed? ?out|exception)\b", re.I)
+ERROR_KEYS = frozenset({"error", "errors", "error_message", "isError", "is_error"})
+
+
+@dataclass
+class ModuleLinks:
+    """Per-module facts for the project model, all qualified as the module's imports name them."""
+
+    stars: List[str] = field(default_factory=list)  # `from X import *` sources (relative ones keep their dots)
+    tables: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # name -> functions stored in it
+    classes: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # top-level class -> its bases
+    module_calls: Set[str] = field(default_factory=set)
+    main_calls: Set[str] = field(default_factory=set)  # calls under `if __name__ == "__main__":`
+    entries: List[Tuple[str, str, str]] = field(default_factory=list)  # (audience, function, where) registered by a call
+    tool_names: List[Tuple[str, str]] = field(default_factory=list)  # (function, tool name) of add_tool
+
+    def table_refs(self, value: cst.CSTNode, walker) -> Tuple[str, ...]:
+        """The functions a dict/list/tuple literal stores, when every value is a name or attribute."""
+        if isinstance(value, cst.Dict):
+            items = [el.value for el in value.elements if isinstance(el, cst.DictElement)]
+        else:
+            items = [el.value for el in value.elements]
+        if not items or len(items) > 500:
+            return ()
+        refs = []
+        for item in items:
+            if isinstance(item, cst.Call) and nodes.last_name(item.func) == "partial" and item.args:
+                item = item.args[0].value
+            name = walker.qualify(item) if isinstance(item, (cst.Name, cst.Attribute)) else ""
+            if not name:
+                return ()
+            refs.append(name)
+        return tuple(refs)
+
+
+def is_main_test(test: cst.CSTNode) -> bool:
+    """`__name__ == "__main__"` (either order)."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    left, right = test.left, test.comparisons[0].comparator
+    names = {nodes.dotted(left), nodes.dotted(right)}
+    values = {nodes.string_value(left), nodes.string_value(right)}
+    return "__name__" in names and "__main__" in values and isinstance(test.comparisons[0].operator, cst.Equal)
+
+
+def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
+    """Functions a call refers to without calling them here: ("call", f) for `partial(f, ...)`, and
+    (audience, f) for a function it registers as an entry point."""
+    out: List[Tuple[str, str]] = []
+    if isinstance(call.func, cst.Call):  # a decorator applied by hand: `mcp.tool(name="x")(self.method)`
+        inner = call.func.func
+        name = inner.attr.value if isinstance(inner, cst.Attribute) else inner.value if isinstance(inner, cst.Name) else ""
+        kind = DECORATOR_CALLS.get(name)
+        if kind == "http" and not any(v.split(".", 1)[0] in HTTP_MODULES for v in walker.imports.values()):
+            kind = None
+        if kind:
+            for arg in call.args:
+                ref = _ref(arg.value, walker)
+                if ref:
+                    out.append((kind, ref))
+        return out
+    last = callee.rsplit(".", 1)[-1] if callee else (call.func.attr.value if isinstance(call.func, cst.Attribute) else "")
+    if last == "partial" and call.args:
+        ref = _ref(call.args[0].value, walker)
+        if ref:
+            out.append(("call", ref))
+        return out
+    if last in ("add_tool", "from_function"):
+        ref = _ref(nodes.call_arg(call, 0, "fn", "func", "function"), walker)
+        if ref:
+            out.append(("agent", ref))
+    elif last == "set_defaults":
+        ref = _ref(nodes.keyword_arg(call, "func", "handler", "command"), walker)
+        if ref:
+            out.append(("cli", ref))
+    elif last == "add_typer" or last == "add_command":
+        ref = _ref(nodes.call_arg(call, 0), walker)
+        if ref:
+            out.append(("cli", ref))
+    elif HTTP_REGISTRARS.search(callee or "." + last):
+        for arg in call.args:
+            if arg.keyword is None or arg.keyword.value in ("endpoint", "view_func", "handler", "view"):
+                ref = _ref(arg.value, walker)
+                if ref:
+                    out.append(("http", ref))
+    validators = nodes.keyword_arg(call, "validators")
+    if isinstance(validators, (cst.List, cst.Tuple)):
+        for el in validators.elements:
+            ref = _ref(el.value, walker)
+            if ref:
+                out.append(("http", ref))
+    return out
+
+
+def _ref(node: Optional[cst.CSTNode], walker) -> str:
+    if isinstance(node, cst.Call) and nodes.last_name(node.func) in ("as_view", "partial"):
+        node = node.func.value if nodes.last_name(node.func) == "as_view" and isinstance(node.func, cst.Attribute) else (node.args[0].value if node.args else None)
+    if isinstance(node, (cst.Name, cst.Attribute)):
+        return walker.qualify(node)
+    return ""
+
+
+def flow_callees(value: cst.CSTNode, walker, depth: int = 0) -> Set[str]:
+    """Qualified callees whose result flows into `value` as a reply: called directly, through a local,
+    `json.dumps`/`str`/an f-string, `await`, or inside a list (a TextContent list)."""
+    out: Set[str] = set()
+    if depth > 6 or value is None:
+        return out
+    if isinstance(value, cst.Await):
+        return flow_callees(value.expression, walker, depth + 1)
+    if isinstance(value, cst.Call):
+        callee = walker.qualify(value.func)
+        if callee in REPLY_WRAPPERS or callee.rsplit(".", 1)[-1] in ("dumps", "TextContent", "CallToolResult", "format"):
+            for arg in value.args:
+                out |= flow_callees(arg.value, walker, depth + 1)
+            if isinstance(value.func, cst.Attribute) and value.func.attr.value == "format":
+                out |= flow_callees(value.func.value, walker, depth + 1)
+        elif callee:
+            out.add(callee)
+        return out
+    if isinstance(value, cst.Name):
+        bound = walker.scope.value(value.value)
+        if bound is not None and bound is not value:
+            return flow_callees(bound, walker, depth + 1)
+        return out
+    if isinstance(value, cst.FormattedString):
+        for part in value.parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                out |= flow_callees(part.expression, walker, depth + 1)
+        return out
+    if isinstance(value, (cst.List, cst.Tuple)):
+        for el in value.elements:
+            out |= flow_callees(el.value, walker, depth + 1)
+        return out
+    if isinstance(value, cst.BinaryOperation):
+        return flow_callees(value.left, walker, depth + 1) | flow_callees(value.right, walker, depth + 1)
+    return out
+
+
+def reply_candidate(value: cst.CSTNode, scope) -> Optional[cst.CSTNode]:
+    """The error text a helper returns, which becomes a tool reply if a tool returns the helper's
+    value: a string naming a failure, or a dict with an `error` key (or `success: False`)."""
+    if isinstance(value, cst.Name):
+        bound = scope.value(value.value)
+        if bound is None:
+            return None
+        value = bound
+    if isinstance(value, cst.Dict):
+        keys = {nodes.string_value(el.key) for el in value.elements if isinstance(el, cst.DictElement)}
+        return value if keys & ERROR_KEYS else None
+    if isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+        text = _literal_text(value)
+        return value if text and ERROR_WORDS.search(text) else None
+    return None
+
+
+def _literal_text(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.SimpleString):
+        return nodes.string_value(node) or ""
+    if isinstance(node, cst.FormattedString):
+        return "".join(p.value for p in node.parts if isinstance(p, cst.FormattedStringText))
+    if isinstance(node, cst.ConcatenatedString):
+        return _literal_text(node.left) + _literal_text(node.right)
+    return ""
+
+
+def error_text(candidate: cst.CSTNode) -> Optional[cst.CSTNode]:
+    """The text of a reply candidate: the string itself, or a dict's `error`/`message` value."""
+    if not isinstance(candidate, cst.Dict):
+        return candidate
+    for key in ("error", "error_message", "message", "errors"):
+        for el in candidate.elements:
+            if isinstance(el, cst.DictElement) and nodes.string_value(el.key) == key:
+                return el.value
+    return None
+
+
+def carries_message(stmt: cst.CSTNode) -> bool:
+    """A raise of an exception, or a return of text, a dict or a call's value: a statement whose
+    message the reader sees (a log line just before it is judged with it)."""
+    if isinstance(stmt, cst.Raise):
+        return stmt.exc is not None
+    if isinstance(stmt, cst.Return):
+        return isinstance(stmt.value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Dict, cst.Call, cst.BinaryOperation))
+    return False
+
+
+def replaces_exception(handler: cst.ExceptHandler, walker) -> bool:
+    """A catch-all `except` whose body neither re-raises nor uses the caught exception: the reader
+    sees the handler's own message, not what the `try` body raised."""
+    if handler.type is not None:
+        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [cst.Element(handler.type)]
+        if not any((walker.qualify(t.value) or nodes.dotted(t.value)) in GENERIC_CATCH for t in types):
+            return False
+    name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else ""
+    code = walker.code(handler.body)
+    if re.search(r"^\s*raise\s*$", code, re.M):
+        return False
+    return not (name and re.search(rf"\b{re.escape(name)}\b", code))

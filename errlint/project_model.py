@@ -1,0 +1,351 @@
+"""The project model: every checked file's functions, classes and methods, its imports resolved within
+the project (absolute, relative, aliased, `from x import *`) and its calls (plain, `self.m()`/`cls.m()`,
+module attributes, dispatch tables, `functools.partial`, wrapping decorators).
+
+It is built from what the per-file pass already extracted (`summarize` turns a file's `FileFacts` into
+a small JSON-able summary, cached with the file's results); no file is parsed twice.
+"""
+from __future__ import annotations
+
+import os
+from typing import Dict, Iterable, List, Optional, Set, Tuple
+
+from .entry_points import django_view, function_entry
+
+Summary = dict
+
+
+def summarize(facts) -> Summary:
+    """The project facts of one file (`extract.walker.FileFacts`), as plain data."""
+    links = facts.links
+    functions = {}
+    for info in facts.functions:
+        entry = function_entry(info, facts.imports, links.classes if links else {})
+        functions[info.qualname] = {
+            "cls": info.class_name,
+            "parent": info.parent.qualname if info.parent is not None else "",
+            "entry": list(entry) if entry else None,
+            "calls": sorted(info.qcalls),
+            "rets": sorted(info.rets),
+            "guarded": sorted(info.guarded),
+            "decos": list(info.decorators),
+            "request": bool(info.params) and info.params[0].name == "request",
+        }
+    return {
+        "fns": functions,
+        "imports": dict(facts.imports),
+        "stars": list(links.stars) if links else [],
+        "tables": {k: list(v) for k, v in links.tables.items()} if links else {},
+        "classes": {k: list(v) for k, v in links.classes.items()} if links else {},
+        "mcalls": sorted(links.module_calls) if links else [],
+        "main": sorted(links.main_calls) if links else [],
+        "entries": [list(e) for e in links.entries] if links else [],
+        "tools": [list(t) for t in links.tool_names] if links else [],
+    }
+
+
+def module_name(path: str) -> Tuple[str, bool]:
+    """(dotted module name, is a package `__init__`) of a file, from the `__init__.py` files above it."""
+    path = os.path.abspath(path)
+    directory, base = os.path.split(path)
+    stem = base[:-3] if base.endswith(".py") else base.rsplit(".", 1)[0]
+    parts = [] if stem == "__init__" else [stem]
+    while os.path.isfile(os.path.join(directory, "__init__.py")):
+        directory, pkg = os.path.split(directory)
+        if not pkg:
+            break
+        parts.insert(0, pkg)
+    return ".".join(parts) or stem, stem == "__init__"
+
+
+class ProjectModel:
+    """Functions of the whole project by fully qualified name, and call resolution between them."""
+
+    def __init__(self, summaries: Iterable[Tuple[str, Summary]], scripts: Iterable[str] = ()):
+        self.modules: Dict[str, Summary] = {}
+        self.paths: Dict[str, str] = {}
+        self.packages: Set[str] = set()
+        self.functions: Dict[str, dict] = {}
+        self.module_of: Dict[str, str] = {}
+        for path, summary in summaries:
+            name, is_package = module_name(path)
+            if name in self.modules:  # two files, one module name (scripts in different folders): keep both apart
+                name = f"{name}@{len(self.modules)}"
+            self.modules[name] = summary
+            self.paths[path] = name
+            if is_package:
+                self.packages.add(name)
+            for qual, fn in summary["fns"].items():
+                fq = f"{name}.{qual}"
+                self.functions[fq] = fn
+                self.module_of[fq] = name
+        self.children: Dict[str, List[str]] = {}
+        for fq, fn in self.functions.items():
+            if fn["parent"]:
+                self.children.setdefault(f"{self.module_of[fq]}.{fn['parent']}", []).append(fq)
+        self.scripts = list(scripts)
+        self._cache: Dict[Tuple[str, str, str], Tuple[str, ...]] = {}
+        self._linked: Optional[Set[str]] = None
+
+    # ------------------------------------------------------------------ entry points
+    def entry_points(self) -> List[Tuple[str, str, str]]:
+        """(function or pseudo-node, audience, label) for every entry point of the project."""
+        out: List[Tuple[str, str, str]] = []
+        for fq, fn in self.functions.items():
+            module = self.module_of[fq]
+            if fn["entry"]:
+                out.append((fq, fn["entry"][0], fn["entry"][1]))
+            elif fn["request"] and not fn["parent"] and not fn["cls"] and module.rsplit(".", 1)[-1].split("@")[0] == "views":
+                out.append((fq, "http", "Django view"))
+        for module, summary in self.modules.items():
+            for audience, ref, where in summary["entries"]:
+                for target in self.resolve(module, ref, f"{module}.{where}" if where else ""):
+                    label = {"agent": "MCP tool (registered by a call)", "http": "HTTP handler (registered by a call)", "cli": "CLI command (registered by a call)"}[audience]
+                    out.append((target, audience, label))
+            if summary["main"]:
+                out.append((f"<main>:{module}", "cli", "`if __name__ == \"__main__\":` block"))
+            if module.split("@")[0].rsplit(".", 1)[-1] == "__main__":
+                out.append((f"<module>:{module}", "cli", "`__main__` module"))
+        for script in self.scripts:
+            for target in self.resolve("", script):
+                out.append((target, "cli", "[project.scripts] target"))
+        seen = set()
+        unique = []
+        for item in out:
+            if (item[0], item[1]) not in seen:
+                seen.add((item[0], item[1]))
+                unique.append(item)
+        return unique
+
+    def linked_modules(self) -> Set[str]:
+        """Modules another project module imports (a module nothing imports may be loaded by name:
+        a plugin, a script)."""
+        if self._linked is None:
+            linked: Set[str] = set()
+            for module, summary in self.modules.items():
+                for target in list(summary["imports"].values()) + list(summary["stars"]):
+                    full = self._relative(module, target) if target.startswith(".") else target
+                    parts = full.split(".")
+                    for cut in range(len(parts), 0, -1):
+                        name = ".".join(parts[:cut])
+                        if name in self.modules and name != module:
+                            linked.add(name)
+                            break
+            self._linked = linked
+        return self._linked
+
+    def tool_name(self, fq: str) -> str:
+        fn = self.functions.get(fq)
+        if fn and fn["entry"] and fn["entry"][1].startswith("MCP tool `"):
+            return fn["entry"][1][len("MCP tool `"):-1]
+        module = self.module_of.get(fq, "")
+        for fn_name, name in self.modules.get(module, {}).get("tools", []):
+            if fq == f"{module}.{fn_name}":
+                return name
+        return fq.rsplit(".", 1)[-1]
+
+    # ------------------------------------------------------------------ edges
+    def callees(self, node: str, guarded: bool = True) -> List[str]:
+        """Project functions `node` calls (resolved); with guarded=False, calls made inside a `try`
+        that catches every exception are left out (what they raise does not get past)."""
+        if node.startswith("<main>:") or node.startswith("<module>:"):
+            module = node.split(":", 1)[1]
+            summary = self.modules[module]
+            names = summary["main"] if node.startswith("<main>:") else summary["main"] + summary["mcalls"]
+            return [t for name in names for t in self.resolve(module, name)]
+        fn = self.functions.get(node)
+        if fn is None:
+            return []
+        module = self.module_of[node]
+        skip = set(fn["guarded"]) if not guarded else set()
+        out: List[str] = []
+        for name in fn["calls"]:
+            if name not in skip:
+                out.extend(self.resolve(module, name, node))
+        for deco in fn["decos"]:  # a wrapping decorator runs around the function: its wrapper is reached
+            for target in self.resolve(module, deco, node):
+                out.append(target)
+                out.extend(self.nested(target))
+        out.extend(self.nested(node))
+        return out
+
+    def nested(self, fq: str) -> List[str]:
+        return self.children.get(fq, [])
+
+    def returned(self, fq: str) -> List[str]:
+        """Project functions whose return value `fq` returns."""
+        fn = self.functions.get(fq)
+        if fn is None:
+            return []
+        module = self.module_of[fq]
+        return [t for name in fn["rets"] for t in self.resolve(module, name, fq)]
+
+    # ------------------------------------------------------------------ names
+    def resolve(self, module: str, name: str, within: str = "") -> Tuple[str, ...]:
+        key = (module, name, within)
+        found = self._cache.get(key)
+        if found is None:
+            found = tuple(dict.fromkeys(self._resolve(module, name, within, 0)))
+            self._cache[key] = found
+        return found
+
+    def _resolve(self, module: str, name: str, within: str, depth: int) -> List[str]:
+        if depth > 8 or not name:
+            return []
+        summary = self.modules.get(module)
+        if name.startswith("[]"):  # a dispatch table: every function stored in it
+            return self._table(module, name[2:].split(".")[-1], within, depth)
+        if "()." in name:  # a method called on a new instance of a project class
+            owner, _, method = name.partition("().")
+            found = self._class(module, owner, depth + 1)
+            return self._in_class(found[0], found[1], method, depth + 1) if found else []
+        head, _, rest = name.partition(".")
+        if summary is not None and head in ("self", "cls") and within:
+            cls = self.functions.get(within, {}).get("cls", "")
+            if cls and rest:
+                return self._in_class(module, cls, rest, depth)
+            return []
+        if name.startswith("."):
+            return self._resolve_absolute(self._relative(module, name), depth)
+        if summary is not None:
+            if within:  # a nested function of the caller, or of the caller's parent
+                scope = within
+                while scope.startswith(module + "."):
+                    candidate = f"{scope}.{name}"
+                    if candidate in self.functions:
+                        return [candidate]
+                    parent = self.functions.get(scope, {}).get("parent", "")
+                    scope = f"{module}.{parent}" if parent else ""
+            local = self._in_module(module, name, depth)
+            if local:
+                return local
+            if head in summary["imports"]:
+                target = summary["imports"][head]
+                full = target + ("." + rest if rest else "")
+                if full.startswith("."):
+                    full = self._relative(module, full)
+                if full != name or target != head:
+                    return self._resolve_absolute(full, depth + 1)
+            for star in summary["stars"]:
+                base = self._relative(module, star + ".x")[:-2] if star.startswith(".") else star
+                found = self._in_module(base, name, depth + 1) if base in self.modules else []
+                if found:
+                    return found
+        return self._resolve_absolute(name, depth + 1)
+
+    def _class(self, module: str, name: str, depth: int) -> Optional[Tuple[str, str]]:
+        """(module, class) that `name` means in `module`, following imports and re-exports."""
+        summary = self.modules.get(module)
+        if summary is None or depth > 8:
+            return None
+        if name in summary["classes"]:
+            return module, name
+        head, _, rest = name.partition(".")
+        target = summary["imports"].get(head)
+        if target is None:
+            return None
+        full = target + ("." + rest if rest else "")
+        if full.startswith("."):
+            full = self._relative(module, full)
+        owner, _, cls = full.rpartition(".")
+        if owner in self.modules and owner != module:
+            return self._class(owner, cls, depth + 1)
+        return None
+
+    def _table(self, module: str, table: str, within: str, depth: int) -> List[str]:
+        summary = self.modules.get(module)
+        if summary is None or depth > 8:
+            return []
+        if table in summary["tables"]:
+            return [t for ref in summary["tables"][table] for t in self._resolve(module, ref, within, depth + 1)]
+        target = summary["imports"].get(table, "")
+        if target.startswith("."):
+            target = self._relative(module, target)
+        owner, _, attr = target.rpartition(".")
+        if owner in self.modules:
+            return self._table(owner, attr, "", depth + 1)
+        for star in summary["stars"]:
+            base = self._relative(module, star + ".x")[:-2] if star.startswith(".") else star
+            if base in self.modules and base != module and table in self.modules[base]["tables"]:
+                return self._table(base, table, "", depth + 1)
+        return []
+
+    def _resolve_absolute(self, name: str, depth: int) -> List[str]:
+        parts = name.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:cut])
+            if module in self.modules:
+                return self._in_module(module, ".".join(parts[cut:]), depth + 1)
+        return []
+
+    def _in_module(self, module: str, rest: str, depth: int) -> List[str]:
+        """`rest` (a function, `Class.method`, a class, or a name the module imports) inside `module`."""
+        if depth > 8:
+            return []
+        summary = self.modules.get(module)
+        if summary is None:
+            return []
+        fq = f"{module}.{rest}"
+        if fq in self.functions:
+            return [fq]
+        head, _, tail = rest.partition(".")
+        if head in summary["classes"]:
+            if not tail:
+                init = f"{module}.{head}.__init__"
+                return [init] if init in self.functions else []
+            return self._in_class(module, head, tail, depth)
+        if head in summary["imports"]:
+            target = summary["imports"][head]
+            if target.startswith("."):
+                target = self._relative(module, target)
+            full = target + ("." + tail if tail else "")
+            if full != f"{module}.{rest}":
+                return self._resolve_absolute(full, depth + 1)
+        if head in summary["tables"] and not tail:
+            return []
+        for star in summary["stars"]:
+            base = self._relative(module, star + ".x")[:-2] if star.startswith(".") else star
+            if base in self.modules and base != module:
+                found = self._in_module(base, rest, depth + 1)
+                if found:
+                    return found
+        return []
+
+    def _in_class(self, module: str, cls: str, method: str, depth: int) -> List[str]:
+        fq = f"{module}.{cls}.{method.split('.', 1)[0]}"
+        if fq in self.functions:
+            return [fq]
+        summary = self.modules.get(module, {})
+        if "." not in method and method in summary.get("tables", {}):
+            return [t for ref in summary["tables"][method] for t in self._resolve(module, ref, "", depth + 1)]
+        for base in summary.get("classes", {}).get(cls, ()):  # inherited from a project class
+            if depth > 6:
+                break
+            if base in summary.get("classes", {}):
+                found = self._in_class(module, base, method, depth + 1)
+            else:
+                targets = self._resolve(module, base, "", depth + 1)
+                found = []
+                for target in targets:
+                    owner = target.rsplit(".", 1)[0] if target.endswith(".__init__") else ""
+                    if owner:
+                        mod = self.module_of[target]
+                        found = self._in_class(mod, owner[len(mod) + 1:], method, depth + 1)
+            if found:
+                return found
+        return []
+
+    def _relative(self, module: str, name: str) -> str:
+        dots = len(name) - len(name.lstrip("."))
+        package = module.split("@")[0] if module in self.packages else module.split("@")[0].rpartition(".")[0]
+        parts = package.split(".") if package else []
+        if dots > 1:
+            parts = parts[: max(len(parts) - (dots - 1), 0)]
+        rest = name[dots:]
+        return ".".join(parts + ([rest] if rest else []))
+
+    def path_of(self, module: str) -> Optional[str]:
+        for path, name in self.paths.items():
+            if name == module:
+                return path
+        return None

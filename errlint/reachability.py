@@ -1,0 +1,170 @@
+"""Audience by reachability, and helper return values that flow into tool replies.
+
+- A raise takes the audience of the entry points that reach its function (agent before http before
+  cli when several do); calls made inside a `try` that catches every exception do not pass a raise on
+  (the handler's own message is what the reader sees, and it is judged itself).
+- A raise no entry point reaches, in a project with entry points, and every raise of a library (no
+  entry point), is `exc`.
+- A helper's return value is part of a tool's reply when the tool returns it, directly or through
+  other helpers; the helper's error text is then judged as a tool reply, naming the tool(s).
+
+Each file's per-file pass leaves its audience-dependent findings as variants (one set per possible
+audience); `judge` picks the variant the project model gives.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .entry_points import AUDIENCE_ORDER
+from .model import Diagnostic
+from .project_model import ProjectModel
+
+MAX_NAMED = 3
+
+
+class Reach:
+    """Which entry points reach each function, with one call chain per audience."""
+
+    def __init__(self, model: ProjectModel):
+        self.model = model
+        self.entries = model.entry_points()
+        self.labels: Dict[str, str] = {node: label for node, _, label in self.entries}
+        self.parent: Dict[str, Dict[str, Optional[str]]] = {}
+        for audience in AUDIENCE_ORDER:
+            roots = [node for node, aud, _ in self.entries if aud == audience]
+            self.parent[audience] = self._walk(roots, lambda node: model.callees(node, guarded=False))
+        self.entry_modules = {model.module_of.get(node, node.partition(":")[2]) for node, _, _ in self.entries}
+        tools = [node for node, aud, _ in self.entries if aud == "agent"]
+        self.reply_tools: Dict[str, List[str]] = {}
+        for tool in tools:
+            for helper in self._walk([tool], model.returned):
+                if helper != tool:
+                    self.reply_tools.setdefault(helper, []).append(tool)
+
+    @staticmethod
+    def _walk(roots: Sequence[str], step) -> Dict[str, Optional[str]]:
+        parent: Dict[str, Optional[str]] = {root: None for root in roots}
+        queue = list(roots)
+        while queue:
+            node = queue.pop()
+            for target in step(node):
+                if target not in parent:
+                    parent[target] = node
+                    queue.append(target)
+        return parent
+
+    @property
+    def library(self) -> bool:
+        return not self.entries
+
+    def audience(self, fq: str) -> Tuple[str, Tuple[str, ...]]:
+        """(audience, chain from the entry point to `fq`) of a raise in function `fq`."""
+        for audience in AUDIENCE_ORDER:
+            if fq in self.parent[audience]:
+                return audience, self.chain(audience, fq)
+        return "exc", ()
+
+    def chain(self, audience: str, fq: str) -> Tuple[str, ...]:
+        out = [fq]
+        parent = self.parent[audience]
+        while parent.get(out[-1]) is not None and len(out) < 50:
+            out.append(parent[out[-1]])  # type: ignore[arg-type]
+        return tuple(reversed(out))
+
+    def entry_label(self, node: str) -> str:
+        return f"{node} ({self.labels.get(node, 'entry point')})"
+
+
+def function_key(module: str, record: dict) -> str:
+    fn = record["fn"]
+    if fn == "<main>":
+        return f"<main>:{module}"
+    return f"{module}.{fn}" if fn else f"<module>:{module}"
+
+
+def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...], str]:
+    """(variant key, entry points, text to add to the message) for one audience-dependent message."""
+    node = function_key(module, record)
+    if record["kind"] == "reply":
+        tools = reach.reply_tools.get(node, [])
+        if not tools:
+            return "", (), ""
+        names = sorted({reach.model.tool_name(t) for t in tools})
+        shown = ", ".join(f"`{n}`" for n in names[:MAX_NAMED]) + (f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED else "")
+        return "reply", tuple(reach.entry_label(t) for t in sorted(tools)[:MAX_NAMED]), f" (returned to the agent by tool {shown})"
+    if record["kind"] == "sink":  # the sink names its reader, if anything reaches the code at all
+        if reach.library:
+            return record["fixed"], (), ""
+        for audience in AUDIENCE_ORDER:
+            if node in reach.parent[audience]:
+                return record["fixed"], (reach.entry_label(reach.chain(audience, node)[0]),), ""
+        if module not in reach.entry_modules and module not in reach.model.linked_modules():
+            return record["fixed"], (), ""  # a module nothing imports (a plugin, a script): trust the sink
+        return record["fallback"], (), ""
+    if record.get("signal"):
+        return "exc", (), ""
+    if record["fn"] == "<main>":
+        return "cli", (f"<main>:{module} (`if __name__ == \"__main__\":` block)",), ""
+    if node.startswith("<module>:") and not node.endswith("__main__"):
+        return "exc", (), ""
+    audience, chain = reach.audience(node)
+    return audience, ((reach.entry_label(chain[0]),) if chain else ()), ""
+
+
+def judge(base: Sequence[Diagnostic], variants: Sequence[dict], reach: Reach, module: str) -> Tuple[List[Diagnostic], str]:
+    """The file's diagnostics under the project model, and a digest of the choices made (what the
+    file's findings depend on beyond its own bytes)."""
+    out = list(base)
+    choices = []
+    for record in variants:
+        key, entries, note = choose(reach, module, record)
+        choices.append(f"{key}|{'/'.join(entries)}|{note}")
+        picked = record["by"].get(key)
+        if picked is None:  # an audience the per-file pass did not expect: keep the file's own judgement
+            key, entries, note = record.get("local", ""), (), ""
+            picked = record["by"].get(key)
+        if picked is None:
+            continue
+        for d in picked:
+            out.append(replace(d, message=d.message + note if note else d.message, audience="agent" if key == "reply" else key, entry_points=entries))
+    return out, ";".join(choices)
+
+
+def explain(reach: Reach, module: str, record: dict) -> List[str]:
+    """Lines that say why a message has its audience: the entry points found and the call chain."""
+    node = function_key(module, record)
+    lines = []
+    if record["kind"] == "reply":
+        tools = reach.reply_tools.get(node, [])
+        if not tools:
+            return [f"{node} returns error text, but no tool returns its value: not a tool reply"]
+        for tool in tools:
+            path = reach._walk([tool], reach.model.returned)
+            chain = [node]
+            while path.get(chain[-1]) is not None:
+                chain.append(path[chain[-1]])  # type: ignore[arg-type]
+            lines.append("tool reply via: " + " -> ".join(reversed(chain)) + f" ({reach.labels.get(tool, 'tool')})")
+        return lines
+    audience, chain = reach.audience(node)
+    if record.get("signal"):
+        return ["audience exc: the code handles this exception itself (a private class, one the project "
+                "catches by name, or one caught around the raise); the handler's message is judged"]
+    if record["kind"] == "sink":
+        picked, _, _ = choose(reach, module, record)
+        if chain:
+            lines.append(f"audience {picked} (set by the sink): reached from {reach.entry_label(chain[0])}")
+            lines.append("call chain: " + " -> ".join(chain))
+        elif reach.library:
+            lines.append(f"audience {picked} (set by the sink; the project has no entry point)")
+        else:
+            lines.append(f"audience {picked}: no entry point reaches this code")
+        return lines
+    if chain:
+        lines.append(f"audience {audience}: reached from {reach.entry_label(chain[0])}")
+        lines.append("call chain: " + " -> ".join(chain))
+    elif reach.library:
+        lines.append("audience exc: the project has no entry point (a library)")
+    else:
+        lines.append("audience exc: no entry point reaches this code")
+    return lines

@@ -1,0 +1,3 @@
+from .store import load
+
+__all__ = ["load"]
