@@ -25,7 +25,7 @@ def test_each_raise_reads_its_own_message_when_msg_is_rebound():
         "    raise AppError(msg)\n"
     )
     found = codes(source, select=("AEM101", "AEM402"))
-    assert found == [(9, "AEM101")]  # at the generic literal; no "`msg` can be any size"
+    assert found == [(10, "AEM101")]  # at its raise; no "`msg` can be any size"
 
 
 def test_augmented_message_after_the_reaching_assignment():
@@ -39,7 +39,7 @@ def test_augmented_message_after_the_reaching_assignment():
         "    msg += ' while reading.'\n"
         "    sys.exit(msg)\n"
     )
-    assert codes(source, select=("AEM101",)) == [(7, "AEM101")]
+    assert codes(source, select=("AEM101",)) == [(9, "AEM101")]
 
 
 def test_annotated_assignment_and_logger_sinks():
@@ -75,7 +75,7 @@ def test_raise_of_a_rebound_exception_variable():
         "    err = ValueError('Something went wrong')\n"
         "    raise err\n"
     )
-    assert codes(source, select=("AEM101",)) == [(5, "AEM101")]
+    assert codes(source, select=("AEM101",)) == [(6, "AEM101")]
 
 
 def test_manifest_checks_each_with_its_own_msg_are_not_unbounded():
