@@ -5,14 +5,13 @@ import re
 from typing import Iterable, Optional
 
 from ..extract.context import caller_fixable
-from ..extract.sinks import CONTROL_FLOW
 from ..fixes import replace_with_fbody
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import PackError, PhraseRuleSpec
 from .base import FileContext, Rule, complete_templates, internal_signal, mostly_non_english, quote, traceback_attached, translator
+from .no_message import control_flow, without_text
 from .signals import Signals, identifiers, value_placeholders
 
-MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
 JSONRPC_STANDARD = re.compile(r"^\s*(Parse error|Invalid Request|Method not found|Invalid params|Internal error)\.?\s*$", re.I)
 SHORT_FAILURE = re.compile(r"^\W*(?:[A-Za-z][\w-]*\W+){0,2}(?:failed|error|failure|exception|problem)\W*$", re.I)
 SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
@@ -67,11 +66,9 @@ def fixable(message: Message, ctx: FileContext, strict: bool = False) -> bool:
 
 
 def messageless_matters(message: Message, ctx: FileContext) -> bool:
-    """A raise without a message is a defect in agent/CLI/HTTP code, or where the caller could fix
-    the failure; bare control-flow exceptions (EOFError, KeyError, ...) are signals, not messages."""
-    if message.sink not in MESSAGELESS_SINKS:
-        return False
-    if message.callee.rsplit(".", 1)[-1] in CONTROL_FLOW:
+    """An error without a message (see `no_message`) is a defect in agent/CLI/HTTP code, or where the
+    caller could fix the failure; bare control-flow exceptions (EOFError, KeyError, ...) are signals."""
+    if not without_text(message) or control_flow(message):
         return False
     return message.profile in ("agent", "cli", "http") or fixable(message, ctx)
 
@@ -138,15 +135,18 @@ class GenericFailureMessage(Rule):
         if traceback_attached(message) or internal_signal(message, ctx) or translator(message):
             return
         sig = signals(ctx)
+        gets = without_text(message)
+        if gets:
+            if messageless_matters(message, ctx):
+                name = message.callee.rsplit(".", 1)[-1] or "exception"
+                yield self.finding(
+                    message,
+                    f"`{message.callee or 'exception'}` carries no message, the reader gets {gets}; say what failed, for which input, and what to do",
+                    f'Pass a message, e.g. {name}(f"{operation_hint(message)}: <cause>. <next step>")' if message.sink != "http" else
+                    f'Pass the text, e.g. {name}({message.extra.get("status") or "<status>"}, f"{operation_hint(message)}: <cause>. <next step>")',
+                )
+            return
         for template in complete_templates(message):
-            if message.extra.get("messageless"):
-                if messageless_matters(message, ctx):
-                    yield self.finding(
-                        message,
-                        f"`{message.callee or 'exception'}` is raised without a message; say what failed, for which input, and what to do",
-                        f'Pass a message, e.g. {message.callee.rsplit(".", 1)[-1]}(f"{operation_hint(message)}: <cause>. <next step>")',
-                    )
-                return
             phrase = self._generic(template, sig, message)
             if phrase is None:
                 continue
