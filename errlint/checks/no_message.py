@@ -7,8 +7,8 @@ Three shapes, one condition (the reader learns nothing but that something failed
 - only the rejected object: `raise IndexError(row)` under `if row not in rows`: the value the guard
   rejected, with no word on what was wrong with it.
 
-AEM101 reports all three; the missing-part rules (no next step, no echo, ...) stay silent on them, so a
-message with nothing in it gets one finding, not one per missing part.
+AEM101 reports all three (`messageless_matters` in `vague` decides where it matters); a message with
+no text at all also misses every part, so the missing-part rules still apply to it.
 """
 from __future__ import annotations
 

@@ -18,8 +18,7 @@ from ..fixes import append_edit, insert_in_fstring
 from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, TRACEBACK, Applicability, Edit, Finding, Fix, Level, Message, Template
 from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, internal_signal, quote, traceback_attached, translator
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
-from .no_message import without_text
-from .vague import fixable, signals
+from .vague import fixable, messageless_matters, signals
 
 PART_SINKS = CONTENT_SINKS - {"warn"}  # a warning is not a failure: it needs no echo, list or step
 
@@ -54,8 +53,6 @@ class PartRule(Rule):
         function = message.context.function
         if internal_signal(message, ctx) or function is not None and function.name == "__getattr__":
             return ()  # PEP 562 / attribute lookup: "has no attribute {name!r}" is Python's own message
-        if without_text(message):
-            return ()  # no message at all: AEM101 reports it once, not once per missing part
         return self.check_part(message, ctx)
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
@@ -124,6 +121,10 @@ class MissingNextStep(PartRule):
         sig = signals(ctx)
         tools = ctx.registry
         for template in complete_templates(message):
+            if message.extra.get("messageless"):
+                if messageless_matters(message, ctx):
+                    yield self.finding(message, "the error carries no message, so there is no next step", "Add a message that ends with what to do next.")
+                return
             if not template.parts:
                 continue
             if sig.next_step(template, tools) is not None:
