@@ -134,7 +134,8 @@ class ErrorReturnedAsSuccess(Rule):
             if not text.strip() or ZERO_RESULTS.search(text):
                 continue
             exception_text = any(h.has(EXCEPTION) for h in template.placeholders)
-            if (ERROR_TEXT.search(text) or exception_text) and (error_branch or message.sink == "tool-output"):
+            error_reply = message.extra.get("error_reply")  # a JSON-RPC result built in an except handler
+            if (ERROR_TEXT.search(text) or exception_text or error_reply) and (error_branch or message.sink == "tool-output"):
                 yield self._finding(message, ctx, f'"{quote(template.text, 40)}"')
                 return
 

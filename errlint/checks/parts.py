@@ -18,6 +18,7 @@ from ..fixes import append_edit, insert_in_fstring
 from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, TRACEBACK, Applicability, Edit, Finding, Fix, Level, Message, Template
 from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, internal_signal, quote, traceback_attached, translator
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
+from .no_message import without_text
 from .vague import fixable, messageless_matters, signals
 
 PART_SINKS = CONTENT_SINKS - {"warn"}  # a warning is not a failure: it needs no echo, list or step
@@ -857,6 +858,8 @@ class UnmarkedInterpolation(Rule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if without_text(message):
+            return  # the whole message is the value (AEM101): no text to set it off from
         for template in message.templates:
             parts = template.parts
             for i, part in enumerate(parts):

@@ -684,7 +684,7 @@ class Walker:
                 self.record("protocol-error", "jsonrpc", node, message, code=self.code(code) if code is not None else "", raised=False)
         elif "jsonrpc" in keys and "result" in keys:
             for text in framework_sinks.jsonrpc_result_texts(keys, bool(self.handlers)):
-                self.record("tool-output", "jsonrpc", node, text, flag_given=False)
+                self.record("tool-output", "jsonrpc", node, text, flag_given=False, error_reply=bool(self.handlers))
 
     def print_call(self, call: cst.Call) -> None:
         target = nodes.keyword_arg(call, "file")
