@@ -180,7 +180,7 @@ class Registry:
         rewritten = _Rewrite(mapping, attrs, self_attrs, arguments, name).rewrite(source)
         if rewritten is None:
             return None
-        self.composed.add(name)
+        self.composed.update((name, owner.name))
         return rewritten
 
 
