@@ -12,6 +12,7 @@ no text at all also misses every part, so the missing-part rules still apply to 
 """
 from __future__ import annotations
 
+import re
 from typing import Optional, Set
 
 import libcst as cst
@@ -23,6 +24,7 @@ from ..extract.templates import PROSE_NAME, snake
 from ..model import EXCEPTION, Message
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error", "http")
+ERROR_TEXT_NAME = re.compile(r"(^|_)(err|errs|error|errors|exc|exception|stderr|stdout|output|out|reason|cause|problem|failure|response|resp|result|res|status|body|content|why)$")
 PROTOCOL_METHODS = {"__getitem__", "__getattr__", "__getattribute__", "__missing__", "__delitem__", "__setitem__", "__delattr__", "__next__", "__anext__", "__index__", "__contains__"}
 
 
@@ -50,8 +52,9 @@ def only_value(message: Message) -> str:
     function = message.context.function
     if function is not None and function.name in PROTOCOL_METHODS:
         return ""  # `__getitem__` raising `KeyError(key)`: Python's own protocol
-    if PROSE_NAME.search(snake(nodes.last_name(expr) or "x")):
-        return ""  # `raise ValueError(msg)`: text errlint cannot see
+    last = snake(nodes.last_name(expr) or "x")
+    if PROSE_NAME.search(last) or ERROR_TEXT_NAME.search(last):
+        return ""  # `raise ValueError(msg)`, `raise RuntimeError(stderr)`: text errlint cannot see
     if any(t.pieces or any(h.has(EXCEPTION) for h in t.placeholders) for t in message.templates):
         return ""  # resolved to text, or re-raises an exception's own text
     root = nodes.root_name(expr)

@@ -54,6 +54,8 @@ class PartRule(Rule):
         function = message.context.function
         if internal_signal(message, ctx) or function is not None and function.name == "__getattr__":
             return ()  # PEP 562 / attribute lookup: "has no attribute {name!r}" is Python's own message
+        if message.extra.get("detached"):
+            return ()  # an error-message table entry (Django `error_messages`): no failure site to judge parts at
         return self.check_part(message, ctx)
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:

@@ -178,8 +178,8 @@ class Registry:
             attrs.update(info.attrs)
         self_attrs = init.self_attrs if init is not None else {}
         rewritten = _Rewrite(mapping, attrs, self_attrs, arguments, name).rewrite(source)
-        if rewritten is None:
-            return None
+        if rewritten is None or any(rewritten is a.value for a in args):
+            return None  # `super().__init__(message)`: the raise's own argument is the message
         self.composed.update((name, owner.name))
         return rewritten
 

@@ -5,6 +5,8 @@ The sink catalogue (`sinks.py`) lists calls that take a message. Web frameworks 
 `jsonify(...), 400`), as exception classes whose message is a class attribute (DRF
 `default_detail`, `default_error_messages` read by `self.fail(key)`, Django `error_messages`), and as
 hand-built JSON-RPC replies. This module recognises those shapes; the walker records what it returns.
+A table entry that no `self.fail(key)` in the file reads is `detached`: it has no failure site, so
+only the prose rules judge it (its guards and missing parts are unknown).
 
 A structured body is taken apart: its `message`/`detail`/`error`/`title` fields are the template,
 and each other field is classified (a hint is text the reader gets, an echoed value is a
@@ -263,7 +265,7 @@ class ErrorTables:
                     table = self.tables.setdefault(name, {})
                     for key, text in dict_strings(small.value):
                         table[key] = text
-                        walker.record("http", f"{name}.default_error_messages", text, text, judged_at=(name, key))
+                        walker.record("http", f"{name}.default_error_messages", text, text, judged_at=(name, key), detached=True)
 
     def lookup(self, name: str, key: str) -> Tuple[str, Optional[cst.CSTNode]]:
         seen: set = set()
@@ -294,7 +296,7 @@ def on_call(walker, call: cst.Call, callee: str) -> bool:
             walker.record("http", f"{owner}.fail", call, call, raised=True, table_key=key, composed=text)
             return True
     for key, text in error_message_dicts(call):
-        walker.record("http", f"{callee or nodes.last_name(func)}(error_messages)", text, text, table_key=key)
+        walker.record("http", f"{callee or nodes.last_name(func)}(error_messages)", text, text, table_key=key, detached=True)
     return False
 
 
