@@ -89,7 +89,9 @@ class GenericFailureMessage(Rule):
     Flags a message that only says that something failed: after removing generic phrases ("an error
     occurred", "operation failed", "invalid input", "not found"), stop words and the exception's own
     text, fewer than three content words remain, and it names no input, value, identifier or next
-    step. An exception raised with no message at all is flagged too.
+    step. An error with no message is flagged too, on every sink: raised or returned with no text
+    (`raise Gone()`, `ToolError()`), with only a status (`abort(409)`, `HTTPException(400)`: the
+    client reads the status phrase), or with only the value a guard rejected (`raise IndexError(row)`).
 
     ## Why is this bad?
     "Something went wrong" gives an agent nothing to change, so it retries the same call or gives up.
@@ -122,6 +124,8 @@ class GenericFailureMessage(Rule):
         "raise KeyError(\"Unknown error_code 'E42'. List valid codes with `tool codes`.\")\n",
         "raise NotImplementedError\n",
         "raise ValueError('empty separator')\n",
+        "from flask import abort\ndef view(draft_id):\n    if draft_id.startswith('pub-'):\n        abort(409, description=f'Draft {draft_id!r} is published; unpublish it first.')\n",
+        "def run(proc):\n    if proc.returncode:\n        raise RuntimeError(proc.stderr)\n",
     )
     INVALID = (
         "raise RuntimeError('An unexpected error occurred.')\n",
@@ -129,6 +133,8 @@ class GenericFailureMessage(Rule):
         "def f(x):\n    try:\n        g(x)\n    except OSError as exc:\n        raise RuntimeError(f'An error occurred: {exc}')\n",
         "def f(path):\n    if not path.endswith('.md'):\n        raise ValueError()\n",
         "import requests\ndef push(url, blob):\n    try:\n        requests.post(url, data=blob)\n    except requests.ConnectionError as exc:\n        raise OSError('Upload failed') from exc\n",
+        "from flask import abort\ndef view(draft_id):\n    if draft_id.startswith('pub-'):\n        abort(409)\n",
+        "def pick(rows, row):\n    if row not in rows:\n        raise IndexError(row)\n",
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
