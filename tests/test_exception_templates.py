@@ -134,3 +134,24 @@ def test_unraised_class_is_still_judged_at_its_definition_and_plain_subclasses_k
                 raise ParseError(f"Empty config text; pass a non-empty TOML document.")
     '''
     assert found(code) == [(4, "AEM101")]
+
+
+def test_str_that_wraps_the_base_text_keeps_the_raise_argument():
+    code = '''
+        class ExportError(Exception):
+            def __str__(self):
+                return f"export: {super().__str__()}"
+
+        class Choice(Exception):
+            def __str__(self):
+                if self.args:
+                    return self.args[0]
+                return "no choice"
+
+        def export(fmt):
+            if fmt not in ("csv", "json"):
+                raise ExportError("Something went wrong")
+            raise Choice(f"fmt {fmt!r} is fine")
+    '''
+    assert texts(code, "ExportError") == ["export: Something went wrong"]
+    assert texts(code, "Choice") == ["fmt {fmt} is fine"]  # a `__str__` with two returns is not guessed

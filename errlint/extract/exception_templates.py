@@ -34,6 +34,7 @@ class ExceptionClass:
     has_init: bool = False
     init_message: Optional[cst.CSTNode] = None
     str_value: Optional[cst.CSTNode] = None
+    str_opaque: bool = False  # `__str__` with several returns: its text is not one template
     attrs: Dict[str, cst.CSTNode] = field(default_factory=dict)
     self_attrs: Dict[str, cst.CSTNode] = field(default_factory=dict)
 
@@ -55,6 +56,8 @@ def collect(stmt: cst.ClassDef, bases: Sequence[str]) -> ExceptionClass:
             returns = _returns(item)
             if len(returns) == 1:
                 info.str_value = returns[0]
+            else:
+                info.str_opaque = True
     return info
 
 
@@ -146,6 +149,8 @@ class Registry:
         source: Optional[cst.CSTNode] = None
         owner = None
         for info in chain:
+            if info.str_opaque:
+                return None
             if info.str_value is not None:
                 source, owner = info.str_value, info
                 break
@@ -173,6 +178,8 @@ class Registry:
                 else:
                     mapping[param] = None if param not in init.defaults else init.defaults[param]
         arguments = [a.value for a in args if a.keyword is None] if init is None else []
+        if init is not None and init.init_message is not None and source is not init.init_message:
+            arguments = [init.init_message]  # `super().__str__()` in `__str__` reads what `__init__` passed up
         attrs: Dict[str, cst.CSTNode] = {}
         for info in reversed(chain):
             attrs.update(info.attrs)
@@ -237,6 +244,16 @@ class _Rewrite(cst.CSTTransformer):
             return cst.SimpleString(repr(self.name))
         if isinstance(node, cst.Attribute) and node.attr.value == "__name__" and isinstance(node.value, cst.Call) and nodes.dotted(node.value.func) == "type":
             return cst.SimpleString(repr(self.name))
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "__str__" and self.arguments and self.depth < 3:
+            base = node.func.value  # `super().__str__()` / `Exception.__str__(self)`: the base text
+            if isinstance(base, cst.Call) and nodes.last_name(base.func) == "super" or isinstance(base, cst.Name) and base.value != "self":
+                self.depth += 1
+                try:
+                    return self._value(self.arguments[0])
+                finally:
+                    self.depth -= 1
+        if isinstance(node, cst.Call) and nodes.dotted(node.func) == "str" and len(node.args) == 1 and nodes.dotted(node.args[0].value) == "self.args":
+            return self.arguments[0] if len(self.arguments) == 1 else None
         if isinstance(node, cst.Subscript) and nodes.dotted(node.value) == "self.args" and len(node.slice) == 1:
             index = node.slice[0].slice
             i = nodes.int_value(index.value) if isinstance(index, cst.Index) else None
