@@ -155,3 +155,20 @@ def test_str_that_wraps_the_base_text_keeps_the_raise_argument():
     '''
     assert texts(code, "ExportError") == ["export: Something went wrong"]
     assert texts(code, "Choice") == ["fmt {fmt} is fine"]  # a `__str__` with two returns is not guessed
+
+
+def test_composed_text_of_a_masked_exception_in_an_mcp2_tool_still_gets_aem603():
+    code = '''
+        from mcp.server.mcpserver import MCPServer
+
+        mcp = MCPServer("x")
+
+        class BadRegion(Exception):
+            def __init__(self, region):
+                super().__init__(f"Region {region!r} is unknown; call list_regions.")
+
+        @mcp.tool()
+        def launch(region: str) -> str:
+            raise BadRegion(region)
+    '''
+    assert at(code, select=["AEM603"]) == [(12, "AEM603")]

@@ -124,3 +124,15 @@ def test_close_shapes_stay_clean():
                 raise EOFError
     '''
     assert [c for _, c in found(code) if c == "AEM101"] == []
+
+
+def test_a_project_class_given_only_a_value_may_build_its_own_text():
+    code = '''
+        from excel_tools.errors import SheetNotFoundError
+
+        def sheet(book, name):
+            if name not in book:
+                raise SheetNotFoundError(name)
+            return book[name]
+    '''
+    assert [c for _, c in found(code) if c == "AEM101"] == []

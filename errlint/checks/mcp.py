@@ -306,7 +306,8 @@ class MessageMaskedByFramework(Rule):
         function = message.context.function
         if function is None or function.role == "validator" or not (function.role == "tool" or function.reachable_from_tool):
             return
-        if message.extra.get("messageless") or not any(t.pieces for t in message.templates):
+        composed = message.extra.get("composed") is not None  # an exception class's text, read at the raise
+        if message.extra.get("messageless") or not any(t.pieces or composed and t.literal.strip() for t in message.templates):
             return
         stack = detected_stack(message, ctx)
         masked, note = self._masked(stack, ctx)

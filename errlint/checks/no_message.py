@@ -19,7 +19,7 @@ import libcst as cst
 
 from ..extract import nodes
 from ..extract.framework_sinks import status_phrase
-from ..extract.sinks import CONTROL_FLOW
+from ..extract.sinks import BUILTIN_EXCEPTIONS, CONTROL_FLOW
 from ..extract.templates import PROSE_NAME, snake
 from ..model import EXCEPTION, Message
 
@@ -49,6 +49,8 @@ def only_value(message: Message) -> str:
     expr = message.expr
     if not isinstance(expr, (cst.Name, cst.Attribute, cst.Subscript)):
         return ""
+    if message.callee.rsplit(".", 1)[-1] not in BUILTIN_EXCEPTIONS:
+        return ""  # a project's own class may build its text from the value (`SheetNotFound(name)`)
     function = message.context.function
     if function is not None and function.name in PROTOCOL_METHODS:
         return ""  # `__getitem__` raising `KeyError(key)`: Python's own protocol
