@@ -172,3 +172,18 @@ def test_composed_text_of_a_masked_exception_in_an_mcp2_tool_still_gets_aem603()
             raise BadRegion(region)
     '''
     assert at(code, select=["AEM603"]) == [(12, "AEM603")]
+
+
+def test_text_assembled_in_init_locals_stays_judged_in_init():
+    code = '''
+        class ResolutionError(Exception):
+            def __init__(self, source, version):
+                message = f"No interpreter {version!r} found in {source}."
+                if source == "PATH":
+                    message += " Something went wrong."
+                super().__init__(message)
+
+        def find(version):
+            raise ResolutionError(source="PATH", version=version)
+    '''
+    assert texts(code, "ResolutionError") == ["No interpreter {version} found in {source}. Something went wrong."]

@@ -37,6 +37,7 @@ class ExceptionClass:
     str_opaque: bool = False  # `__str__` with several returns: its text is not one template
     attrs: Dict[str, cst.CSTNode] = field(default_factory=dict)
     self_attrs: Dict[str, cst.CSTNode] = field(default_factory=dict)
+    locals: Set[str] = field(default_factory=set)  # names `__init__` binds itself (`message = ...`)
 
 
 def collect(stmt: cst.ClassDef, bases: Sequence[str]) -> ExceptionClass:
@@ -90,6 +91,9 @@ def _read_init(func: cst.FunctionDef, info: ExceptionClass) -> None:
     info.defaults = {p.name.value: p.default for p in list(params) + list(func.params.kwonly_params) if p.default is not None}
     info.star = isinstance(func.params.star_arg, cst.Param) or func.params.star_kwarg is not None
     for node in nodes.iter_expr(func.body, stop=(cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            info.locals.update(t.value for t in targets if isinstance(t, cst.Name))
         if isinstance(node, cst.Assign) and len(node.targets) == 1:
             target = node.targets[0].target
             if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
@@ -164,6 +168,8 @@ class Registry:
                     break
         if source is None or owner is None:
             return None
+        if init is not None and any(isinstance(n, cst.Name) and n.value in init.locals - set(init.params) for n in nodes.iter_expr(source)):
+            return None  # text `__init__` assembles in locals: judged in `__init__`, where they resolve
         if any(a.star for a in args):
             return None
         mapping: Dict[str, Optional[cst.CSTNode]] = {}
