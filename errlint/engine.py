@@ -36,7 +36,7 @@ SINK_BYTES = (
     b"raise", b"print", b"exit", b"quit", b"write", b"echo", b"log", b"warn", b"error", b"exception",
     b"fail", b"abort", b"result", b"jsonrpc", b"iserror", b"is_error", b"validator", b"parameter",
     b"option", b"usage", b"info", b"debug", b"critical", b"fatal", b"modelretry", b"failure", b"fault",
-    b"mcp", b"tool",
+    b"mcp", b"tool", b"response", b"jsonify",
 )
 LEAK_ONLY_ROLES = {"dunder"}
 # Exception classes whose name declares an internal invariant ("this should be unreachable"): their

@@ -142,7 +142,8 @@ class ErrorReturnedAsSuccess(Rule):
             if not text.strip() or ZERO_RESULTS.search(text):
                 continue
             exception_text = any(h.has(EXCEPTION) for h in template.placeholders)
-            if (ERROR_TEXT.search(text) or exception_text) and (error_branch or message.sink == "tool-output"):
+            error_reply = message.extra.get("error_reply")  # a JSON-RPC result built in an except handler
+            if (ERROR_TEXT.search(text) or exception_text or error_reply) and (error_branch or message.sink == "tool-output"):
                 yield self._finding(message, ctx, f'"{quote(template.text, 40)}"')
                 return
 
@@ -318,7 +319,8 @@ class MessageMaskedByFramework(Rule):
         function = message.context.function
         if function is None or function.role == "validator" or not (function.role == "tool" or function.reachable_from_tool):
             return
-        if message.extra.get("messageless") or not any(t.pieces for t in message.templates):
+        composed = message.extra.get("composed") is not None  # an exception class's text, read at the raise
+        if message.extra.get("messageless") or not any(t.pieces or composed and t.literal.strip() for t in message.templates):
             return
         stack = detected_stack(message, ctx)
         masked, note = self._masked(stack, ctx)

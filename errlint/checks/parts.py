@@ -19,6 +19,7 @@ from ..model import COLLECTION, EXCEPTION, HINT, RELAYED, RETRY_AFTER, TRACEBACK
 from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, internal_signal, later_lines, quote, traceback_attached, translator
 from .inputs import CONTEXT_OBJECTS, failing_inputs, first_failing_input, is_flag
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
+from .no_message import without_text
 from .vague import fixable, messageless_matters, signals
 
 PART_SINKS = CONTENT_SINKS - {"warn"}  # a warning is not a failure: it needs no echo, list or step
@@ -56,6 +57,8 @@ class PartRule(Rule):
         main = [t for t in message.templates if not t.fallback]
         if self.code in ("AEM202", "AEM203", "AEM204", "AEM205") and main and all(relayed_text(t) for t in main):
             return ()  # `raise ToolError(result.get("error"))`: the text is the upstream's; AEM207 judges relaying it
+        if message.extra.get("detached"):
+            return ()  # an error-message table entry (Django `error_messages`): no failure site to judge parts at
         return self.check_part(message, ctx)
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
@@ -133,7 +136,7 @@ class MissingNextStep(PartRule):
         for template in complete_templates(message):
             if message.extra.get("messageless"):
                 if messageless_matters(message, ctx):
-                    yield self.finding(message, "exception raised without a message, so there is no next step", "Add a message that ends with what to do next.")
+                    yield self.finding(message, "the error carries no message, so there is no next step", "Add a message that ends with what to do next.")
                 return
             if not template.parts or not template.placeholders and not template.literal.strip():
                 continue  # a blank line (`print("", file=sys.stderr)`) is spacing, not a message
@@ -906,6 +909,8 @@ class UnmarkedInterpolation(Rule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if without_text(message):
+            return  # the whole message is the value (AEM101): no text to set it off from
         for template in message.templates:
             parts = template.parts
             for i, part in enumerate(parts):

@@ -11,9 +11,9 @@ from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Mess
 from ..packs import PackError, PhraseRuleSpec
 from .base import FileContext, Rule, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
 from .inputs import first_failing_input
+from .no_message import control_flow, without_text
 from .signals import Signals, identifiers, value_placeholders
 
-MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
 JSONRPC_STANDARD = re.compile(r"^\s*(Parse error|Invalid Request|Method not found|Invalid params|Internal error)\.?\s*$", re.I)
 SHORT_FAILURE = re.compile(r"^\W*(?:[A-Za-z][\w-]*\W+){0,2}(?:failed|error|failure|exception|problem)\W*$", re.I)
 SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
@@ -90,11 +90,9 @@ def parses_caller_input(message: Message, ctx: FileContext) -> bool:
 
 
 def messageless_matters(message: Message, ctx: FileContext) -> bool:
-    """A raise without a message is a defect in agent/CLI/HTTP code, or where the caller could fix
-    the failure; bare control-flow exceptions (EOFError, KeyError, ...) are signals, not messages."""
-    if message.sink not in MESSAGELESS_SINKS:
-        return False
-    if message.callee.rsplit(".", 1)[-1] in CONTROL_FLOW:
+    """An error without a message (see `no_message`) is a defect in agent/CLI/HTTP code, or where the
+    caller could fix the failure; bare control-flow exceptions (EOFError, KeyError, ...) are signals."""
+    if not without_text(message) or control_flow(message):
         return False
     return message.profile in ("agent", "cli", "http") or fixable(message, ctx)
 
@@ -125,10 +123,13 @@ class GenericFailureMessage(Rule):
     Flags a message that only says that something failed: after removing generic phrases ("an error
     occurred", "operation failed", "invalid input", "not found"), stop words and the exception's own
     text, fewer than three content words remain, and it names no input, value, identifier or next
-    step. An exception raised with no message at all is flagged too. The finding names the input
-    the guard in front of the message tested ("names no input (`limit`), value or next step"), and
-    covers AEM201 and AEM203 on the same message. The default of an upstream's error text
-    (`result.get("error", "Unknown error")`) is judged only when the message has no words of its own.
+    step. An error with no message is flagged too, on every sink: raised or returned with no text
+    (`raise Gone()`, `ToolError()`), with only a status (`abort(409)`, `HTTPException(400)`: the
+    client reads the status phrase), or with only the value a guard rejected (`raise IndexError(row)`).
+    The finding names the input the guard in front of the message tested ("names no input (`limit`),
+    value or next step"), and covers AEM201 and AEM203 on the same message. The default of an
+    upstream's error text (`result.get("error", "Unknown error")`) is judged only when the message has
+    no words of its own.
 
     ## Why is this bad?
     "Something went wrong" gives an agent nothing to change, so it retries the same call or gives up.
@@ -161,6 +162,8 @@ class GenericFailureMessage(Rule):
         "raise KeyError(\"Unknown error_code 'E42'. List valid codes with `tool codes`.\")\n",
         "raise NotImplementedError\n",
         "raise ValueError('empty separator')\n",
+        "from flask import abort\ndef view(draft_id):\n    if draft_id.startswith('pub-'):\n        abort(409, description=f'Draft {draft_id!r} is published; unpublish it first.')\n",
+        "def run(proc):\n    if proc.returncode:\n        raise RuntimeError(proc.stderr)\n",
     )
     INVALID = (
         "raise RuntimeError('An unexpected error occurred.')\n",
@@ -168,23 +171,28 @@ class GenericFailureMessage(Rule):
         "def f(x):\n    try:\n        g(x)\n    except OSError as exc:\n        raise RuntimeError(f'An error occurred: {exc}')\n",
         "def f(path):\n    if not path.endswith('.md'):\n        raise ValueError()\n",
         "import requests\ndef push(url, blob):\n    try:\n        requests.post(url, data=blob)\n    except requests.ConnectionError as exc:\n        raise OSError('Upload failed') from exc\n",
+        "from flask import abort\ndef view(draft_id):\n    if draft_id.startswith('pub-'):\n        abort(409)\n",
+        "def pick(rows, row):\n    if row not in rows:\n        raise IndexError(row)\n",
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         if traceback_attached(message) or internal_signal(message, ctx) or translator(message):
             return
         sig = signals(ctx)
+        gets = without_text(message)
+        if gets:
+            if messageless_matters(message, ctx):
+                name = message.callee.rsplit(".", 1)[-1] or "exception"
+                p = first_failing_input(message, ctx)
+                which = f"for which input (`{p}`) and value" if p else "for which input"
+                yield self.finding(
+                    message,
+                    f"`{message.callee or 'exception'}` carries no message, the reader gets {gets}; say what failed, {which}, and what to do",
+                    f'Pass a message, e.g. {name}(f"{operation_hint(message, ctx)}: <cause>. <next step>")' if message.sink != "http" else
+                    f'Pass the text, e.g. {name}({message.extra.get("status") or "<status>"}, f"{operation_hint(message, ctx)}: <cause>. <next step>")',
+                )
+            return
         for template in self._judged(message, sig):
-            if message.extra.get("messageless"):
-                if messageless_matters(message, ctx):
-                    p = first_failing_input(message, ctx)
-                    which = f"for which input (`{p}`) and value" if p else "for which input"
-                    yield self.finding(
-                        message,
-                        f"`{message.callee or 'exception'}` is raised without a message; say what failed, {which}, and what to do",
-                        f'Pass a message, e.g. {message.callee.rsplit(".", 1)[-1]}(f"{operation_hint(message, ctx)}: <cause>. <next step>")',
-                    )
-                return
             phrase = self._generic(template, sig, message)
             if phrase is None:
                 continue

@@ -174,6 +174,8 @@ def classify_callee(qualified: str) -> Optional[Spec]:
         return _HTTP[qualified]
     if top == "werkzeug" and head == "werkzeug.exceptions" and last[:1].isupper():
         return Spec("http", 0, ("description",))
+    if top == "aiohttp" and last.startswith("HTTP") and last[4:5].isupper():
+        return Spec("http", None, ("text", "reason", "body"))
     if top == "rest_framework" and head.startswith("rest_framework.exceptions"):
         return Spec("http", 0, ("detail",))
     if qualified in ("warnings.warn",):

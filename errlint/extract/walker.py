@@ -14,7 +14,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from ..model import Context, FunctionInfo, Guard, Handler, Message, Param, Template, ToolInfo
-from . import nodes
+from . import exception_templates, framework_sinks, nodes
 from .scope import Binding, Reaching, ReachingScope, Scope
 from .sinks import (
     ARG_MESSAGE_KEYWORDS,
@@ -128,6 +128,8 @@ class Walker:
         self.main_depth = 0
         self.guarded_calls: List[Set[str]] = []
         self.before_reply = False  # the next statement of the block is a raise or a return of a value
+        self.exc_registry = exception_templates.Registry()
+        self.error_tables = framework_sinks.ErrorTables()
 
     # ------------------------------------------------------------------ names
     def code(self, node: cst.CSTNode) -> str:
@@ -299,6 +301,10 @@ class Walker:
         if callee in NOT_MESSAGES or last in NOT_MESSAGES:
             if last == "SystemExit" and call is not None:
                 self.exit_call(call, callee, stmt)
+            return
+        composed = self.exc_registry.compose(callee, call) if callee in self.exc_registry.classes else None
+        if composed is not None:
+            self.record("raise", callee, call if call is exc else stmt, call if call is not None else exc, raised=True, composed=composed)
             return
         spec = classify_callee(callee)
         if call is not None and spec is not None:
@@ -550,10 +556,13 @@ class Walker:
                         target = small.targets[0].target if isinstance(small, cst.Assign) else small.target
                         if isinstance(target, cst.Name) and target.value in DEFAULT_MESSAGE_ATTRS and nodes.string_value(small.value) is not None:
                             has_default = True
-                            self.record("class-default", stmt.name.value, small, small.value)
+                            self.record("class-default", stmt.name.value, small, small.value, judged_at=stmt.name.value)
                 if isinstance(item, cst.FunctionDef) and item.name.value == "__init__":
                     has_default = True
             self.exception_classes[stmt.name.value] = has_default if is_exc else None  # type: ignore[assignment]
+            if is_exc:
+                self.exc_registry.add(exception_templates.collect(stmt, bases))
+            self.error_tables.define(self, stmt, bases)
             if not is_exc:
                 self.exception_classes.pop(stmt.name.value, None)
             self.body_of(stmt)
@@ -569,6 +578,8 @@ class Walker:
                 self.call(node)
             elif cls is cst.Dict:
                 self.dict_literal(node)
+            elif cls is cst.Tuple and self.func is not None:
+                framework_sinks.on_tuple(self, node)
 
     def call(self, call: cst.Call) -> None:
         func = call.func
@@ -593,10 +604,12 @@ class Walker:
         if spec is not None:
             self.spec_sink(spec, call, callee, raised=False)
             return
+        if framework_sinks.on_call(self, call, callee):
+            return
         if self.class_is_exception and self.func is not None and self.func.name == "__init__" and _is_super_init(func):
             expr = nodes.call_arg(call, 0, *ARG_MESSAGE_KEYWORDS)
             if expr is not None:
-                self.record("raise", self.class_name, call, expr, constructor=True)
+                self.record("raise", self.class_name, call, expr, constructor=True, judged_at=self.class_name)
             return
         if not callee and not isinstance(func, cst.Attribute):
             return
@@ -696,6 +709,9 @@ class Walker:
             extra["retryable"] = "Retryable" in callee
             extra["fatal"] = "Fatal" in callee or "ContextRequired" in callee
         expr = nodes.call_arg(call, spec.position, *spec.keywords) if spec.position is not None or spec.keywords else None
+        if expr is None and spec.kind == "http":
+            framework_sinks.on_http_without_text(self, call, callee, extra)
+            return
         if expr is None and spec.kind in ("tool-error", "agent-error", "cli-error"):
             if not call.args:
                 self.record(spec.kind, callee, call, None, messageless=True, **extra)
@@ -757,6 +773,9 @@ class Walker:
             if message is not None:
                 code = inner.get("code")
                 self.record("protocol-error", "jsonrpc", node, message, code=self.code(code) if code is not None else "", raised=False)
+        elif "jsonrpc" in keys and "result" in keys:
+            for text in framework_sinks.jsonrpc_result_texts(keys, bool(self.handlers)):
+                self.record("tool-output", "jsonrpc", node, text, flag_given=False, error_reply=bool(self.handlers))
 
     def print_call(self, call: cst.Call) -> None:
         target = nodes.keyword_arg(call, "file")
@@ -1037,7 +1056,8 @@ class Walker:
             for f in self.functions
             if f.role == "tool"
         ]
-        messages = [m for raw in self.raw for m in self._messages(raw)]
+        judged = self.exc_registry.composed | self.error_tables.failed
+        messages = [m for raw in self.raw if raw.extra.get("judged_at") not in judged for m in self._messages(raw)]
         self.links.tool_names = [(fn, name) for fn, name, _, _ in self.registrations]
         return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details,
                          self.class_bases, self.stdio, self.links)
@@ -1066,6 +1086,10 @@ class Walker:
         extra = raw.extra
         if extra.get("messageless"):
             templates: List[Template] = [Template((), (), True)]
+        elif extra.get("body"):
+            templates = framework_sinks.body_templates(builder, raw.expr, builder.scope.value)
+        elif extra.get("composed") is not None:
+            templates = exception_templates.at_raise(builder.build(extra["composed"]))
         elif raw.kind in ("stderr", "stdout") and len(raw.args) > 1:
             templates = builder.build(raw.args[0])
             for arg in raw.args[1:]:

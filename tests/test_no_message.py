@@ -1,0 +1,138 @@
+"""Issue 14 item 6: one rule (AEM101) for an error with no message, on every sink: no text at all, only
+a status (the client reads the status phrase), or only the rejected object."""
+from __future__ import annotations
+
+from conftest import at, lint
+
+SELECT = ["AEM101", "AEM201", "AEM202", "AEM204", "AEM208"]
+
+
+def found(code):
+    return at(code, select=SELECT)
+
+
+def test_issue_examples_werkzeug_gone_and_flask_abort():
+    code = '''
+        from flask import Flask, abort
+        from werkzeug.exceptions import Gone
+
+        app = Flask(__name__)
+
+        @app.delete("/drafts/<draft_id>")
+        def delete_draft(draft_id):
+            if draft_id.startswith("pub-"):
+                abort(409)
+            raise Gone()
+    '''
+    assert found(code) == [(10, "AEM101"), (10, "AEM201"), (11, "AEM101"), (11, "AEM201")]
+    texts = [d.message for d in lint(code, select=["AEM101"])]
+    assert "only the status phrase 'Conflict'" in texts[0]
+    assert "only the status phrase 'Gone'" in texts[1]
+
+
+def test_fastapi_http_exception_with_only_a_status():
+    code = '''
+        from fastapi import FastAPI, HTTPException, status
+
+        app = FastAPI()
+
+        @app.get("/users/{user_id}")
+        def read_user(user_id: int):
+            if user_id < 0:
+                raise HTTPException(400)
+            raise HTTPException(status_code=status.HTTP_404_NOT_FOUND)
+    '''
+    assert found(code) == [(9, "AEM101"), (9, "AEM201"), (10, "AEM101"), (10, "AEM201")]
+    assert "'Not Found'" in [d.message for d in lint(code, select=["AEM101"])][1]
+
+
+def test_aiohttp_and_drf_errors_raised_without_text():
+    code = '''
+        from aiohttp import web
+        from rest_framework.exceptions import PermissionDenied
+
+        async def get_item(request):
+            raise web.HTTPNotFound()
+
+        def check(user):
+            raise PermissionDenied()
+    '''
+    assert found(code) == [(6, "AEM101"), (6, "AEM201"), (9, "AEM101"), (9, "AEM201")]
+
+
+def test_only_the_rejected_object():
+    code = '''
+        def pick(rows, row):
+            if row not in rows:
+                raise IndexError(row)
+            return rows[row]
+
+        def scale(factor):
+            if factor <= 0:
+                raise ValueError(factor)
+            return factor
+    '''
+    assert found(code) == [(4, "AEM101"), (9, "AEM101")]
+    assert "only the rejected value `row`" in lint(code, select=["AEM101"])[0].message
+
+
+def test_messageless_mcp_tool_error():
+    code = '''
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        def archive(path: str) -> str:
+            if not path.endswith(".zip"):
+                raise ToolError()
+            return path
+    '''
+    assert [c for _, c in found(code) if c == "AEM101"] == ["AEM101"]
+
+
+def test_close_shapes_stay_clean():
+    code = '''
+        from flask import abort, make_response, jsonify
+        from fastapi import HTTPException
+        from aiohttp import web
+
+        def view(item_id):
+            if item_id == "gone":
+                abort(410, description=f"Item {item_id!r} was deleted; list live items with GET /items.")
+            abort(make_response(jsonify(error="see docs"), 400))
+
+        def redirect():
+            abort(302)
+
+        def moved():
+            raise web.HTTPFound(location="/new")
+
+        def passthrough(msg):
+            if msg:
+                raise ValueError(msg)
+
+        class Table:
+            def __getitem__(self, key):
+                if key not in self._rows:
+                    raise KeyError(key)
+                return self._rows[key]
+
+        def bare_signal(stream):
+            if not stream:
+                raise EOFError
+    '''
+    assert [c for _, c in found(code) if c == "AEM101"] == []
+
+
+def test_a_project_class_given_only_a_value_may_build_its_own_text():
+    code = '''
+        from excel_tools.errors import SheetNotFoundError
+
+        def sheet(book, name):
+            if name not in book:
+                raise SheetNotFoundError(name)
+            return book[name]
+    '''
+    assert [c for _, c in found(code) if c == "AEM101"] == []
