@@ -5,7 +5,6 @@ import re
 from typing import Iterable, List, Optional
 
 from ..extract.context import caller_fixable, param_derived
-from ..extract.sinks import CONTROL_FLOW
 from ..fixes import replace_with_fbody
 from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import PackError, PhraseRuleSpec
