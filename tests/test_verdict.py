@@ -8,6 +8,7 @@ import collections
 from conftest import lint
 
 from errlint.checks.verdict import verdict
+from errlint.config import Settings
 
 
 def per_message(code: str, **kw):
@@ -88,7 +89,7 @@ def test_suggestions_name_the_input_that_failed_never_an_unrelated_parameter():
         def connect(verbose, host, port):
             if port > 65535:
                 raise ConnectionError("Port is not usable here.")
-    ''', select=["AEM201"])
+    ''', select=["AEM201"], settings=Settings(profiles=(("AEM201", ("agent", "cli", "http", "exc", "log")),)))
     assert [d.suggestion for d in step] == ['End with the step, e.g. "Pass a different `port`: <what is valid>."']
     # a raise without a message names the guarded input in AEM101
     bare = lint('''
@@ -97,7 +98,7 @@ def test_suggestions_name_the_input_that_failed_never_an_unrelated_parameter():
                 raise ValueError()
             return "ok"
     ''', select=["AEM101"])
-    assert [d.message for d in bare] == ["`ValueError` is raised without a message; say what failed, for which input (`path`) and value, and what to do"]
+    assert [d.message for d in bare] == ["`ValueError` carries no message, the reader gets nothing; say what failed, for which input (`path`) and value, and what to do"]
     assert "append_note failed for path={path!r}" in bare[0].suggestion
 
 
