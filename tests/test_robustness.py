@@ -133,7 +133,12 @@ def test_nul_byte_and_deep_nesting_in_process():
     for data in (b"x = 1\nyy = 2\x00\n", ("x = " + "-" * 100_000 + "1\n").encode(), ("x = a" + "[0]" * 5000 + "\n").encode(),
                  ("raise ValueError(" + "(" * 5000 + '"x"' + ")" * 5000 + ")\n").encode()):
         result = check_file("deep.py", data, run)
-        assert [d.code for d in result.diagnostics] == ["AEM001"]
+        try:  # Python 3.13 compiles 5,000 nested subscripts that 3.9-3.12 reject: CPython decides
+            compile(data, "deep.py", "exec", dont_inherit=True)
+            rejected = False
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            rejected = True
+        assert [d.code for d in result.diagnostics] == (["AEM001"] if rejected else []), data[:20]
 
 
 @pytest.mark.skipif(IS_ROOT or not hasattr(os, "geteuid"), reason="root reads a mode-000 file; see the simulated test below")

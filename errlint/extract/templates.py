@@ -883,7 +883,7 @@ def format_template(fmt: Template, call: cst.Call, builder: TemplateBuilder) -> 
             parts.append(token[0])
             continue
         field = (match.group("field") or "").strip()
-        head = re.split(r"[.\[]", field, 1)[0]
+        head = re.split(r"[.\[]", field, maxsplit=1)[0]
         arg = None
         if head == "":
             arg = positional[auto] if auto < len(positional) else None
