@@ -184,8 +184,9 @@ def cmd_sample(args) -> int:
     rng = random.Random(args.seed)
     src = args.cache / "src"
     chosen: List[dict] = []
+    wanted = set(args.codes.split(",")) if args.codes else None
     for code in sorted({f["code"] for f in findings}):
-        if not defaults.get(code, False):
+        if not defaults.get(code, False) or wanted is not None and code not in wanted:
             continue
         fs = [f for f in findings if f["code"] == code]
         judged = [f for f in fs if len({v["reviewer"] for v in verdicts.get(f["key"], [])}) >= 2]
