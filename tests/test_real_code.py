@@ -617,7 +617,7 @@ def test_broad_except_around_parsing_the_callers_value_is_caller_fixable():
             except Exception:
                 raise RuntimeError("Could not fetch the document")
     '''
-    found = at(source, select=["AEM201", "AEM501"])
+    found = at(source, select=["AEM201", "AEM501"], settings=EXC_STEPS)  # the helpers no tool calls are `exc`
     assert found == [(10, "AEM201"), (16, "AEM201"), (16, "AEM501"), (22, "AEM201"), (27, "AEM201")]
 
 
@@ -723,7 +723,7 @@ def test_a_message_that_already_states_the_range_or_the_wait_has_its_part():
         def parse(text: str):
             if text.count("{") != text.count("}"):
                 raise ValueError(f"Template has {text.count('{')} opening braces")
-    ''', select=["AEM201"]) == ["AEM201"]
+    ''', select=["AEM201"], settings=EXC_STEPS) == ["AEM201"]
     assert codes('''
         from fastmcp.exceptions import ToolError
         def f(items):
