@@ -41,6 +41,14 @@ def string_layout(code: str) -> Optional[Tuple[str, str, int, int]]:
     return found.group("prefix"), quote, found.end(), len(code) - len(quote)
 
 
+def _unprintable(ch: str) -> bool:
+    return ch not in (" ", "\n") and not ch.isprintable()
+
+
+def _escaped(ch: str) -> str:
+    return {"\r": "\\r", "\t": "\\t"}.get(ch) or repr(ch)[1:-1]
+
+
 def escape(text: str, quote: str, prefix: str, style: str) -> Optional[str]:
     """`text` as it must be written inside a literal, or None when it cannot be (raw strings)."""
     if style in ("f", "format"):
@@ -50,11 +58,14 @@ def escape(text: str, quote: str, prefix: str, style: str) -> Optional[str]:
     if "b" in prefix.lower() and not text.isascii():
         return None  # a bytes literal holds ASCII characters only
     raw = "r" in prefix.lower()
-    needs = "\\" in text or "\n" in text or (quote[0] in text)
+    needs = "\\" in text or "\n" in text or (quote[0] in text) or any(_unprintable(ch) for ch in text)
     if raw and needs:
         return None
     if not raw:
         text = text.replace("\\", "\\\\").replace("\n", "\\n")
+        # a carriage return (or any other control character) written raw would end or corrupt the
+        # literal: write it as an escape sequence, as repr() does
+        text = "".join(_escaped(ch) if _unprintable(ch) else ch for ch in text)
         if len(quote) == 1:
             text = text.replace(quote, "\\" + quote)
         else:

@@ -270,3 +270,27 @@ def test_aem205_names_the_one_listing_tool_for_the_noun():
 def test_aem205_offers_no_fix_when_two_tools_list_the_noun():
     ambiguous = AEM205_SERVER.replace("list_projects", "list_issue_types")
     assert fixed(ambiguous, select=["AEM205"]) == ambiguous
+
+
+def test_control_characters_in_an_appended_value_are_written_as_escapes(tmp_path):
+    """A fix that appends allowed values holding a carriage return, a tab or a NUL writes them as
+    escape sequences (a raw CR would end the literal: the fixed file would not parse)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "seps.py"
+    source = (
+        "import sys\n\n"
+        "def split(text, sep):\n"
+        "    if sep not in (\"\\t\", \",\", \"\\r\\n\", \"\\x00\"):\n"
+        "        sys.exit(f\"Unknown separator {sep!r}\")\n"
+        "    return text.split(sep)\n"
+    )
+    path.write_text(source)
+    proc = subprocess.run([sys.executable, "-m", "errlint", "check", "--no-cache", "--select", "AEM204",
+                           "--fix", "--unsafe-fixes", str(path)], capture_output=True, text=True, cwd=tmp_path)
+    fixed = path.read_text()
+    assert "fix not applied" not in proc.stderr + proc.stdout
+    compile(fixed, str(path), "exec")
+    line = fixed.splitlines()[4]
+    assert line == '        sys.exit(f"Unknown separator {sep!r}; expected one of: \\t, ,, \\r\\n, \\x00")'
