@@ -217,7 +217,8 @@ class _Problems:
         if not self.lines:
             return
         if len(self.lines) == 1:
-            raise ConfigError(f"{self.lines[0]}; {SHOW}", self.lines)
+            line = self.lines[0]
+            raise ConfigError(f"{line}{' ' if line.endswith('?') else '; '}{SHOW[0].upper() + SHOW[1:] if line.endswith('?') else SHOW}", self.lines)
         body = "\n".join(f"  {line}" for line in self.lines)
         raise ConfigError(f"{len(self.lines)} problems in {self.where}:\n{body}\nFix them, then {SHOW}", self.lines)
 

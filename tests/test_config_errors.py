@@ -41,7 +41,9 @@ def test_one_problem_names_the_key_the_file_and_the_close_match(proj, table, lin
     (proj / "pyproject.toml").write_text(f"[tool.errlint]\n{table}\n")
     result = run(["a.py"])
     assert result.exit_code == 2
-    assert result.output == f"errlint: {line}; run `errlint --show-settings PATH` to see the resolved settings\n"
+    # a question ends its sentence: the hint starts a new one ("...'vague-advice'? Run `errlint ...`")
+    hint = " Run" if line.endswith("?") else "; run"
+    assert result.output == f"errlint: {line}{hint} `errlint --show-settings PATH` to see the resolved settings\n"
 
 
 def test_every_problem_in_one_run(proj):
