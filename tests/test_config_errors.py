@@ -78,7 +78,7 @@ def test_show_settings_works_while_the_config_is_broken(proj):
     assert "errlint: showing the defaults instead of the invalid config; fix the problems above" in result.stderr
     assert "config: pyproject.toml (invalid: defaults shown)\n" in result.stdout
     assert "select = None\n" in result.stdout
-    assert "AEM101 on   on by default" in result.stdout
+    assert "AEM601 on   on by default" in result.stdout
 
 
 def test_show_settings_lists_every_problem_then_the_defaults(proj):
@@ -112,4 +112,4 @@ def test_a_pack_that_does_not_load_leaves_show_settings_working(proj):
     result = separate().invoke(main, ["--show-settings"])
     assert result.exit_code == 2
     assert "missing-pack" in result.stderr
-    assert "AEM101 on   on by default" in result.stdout
+    assert "AEM601 on   on by default" in result.stdout
