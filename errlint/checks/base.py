@@ -66,11 +66,10 @@ class FileContext:
 
     def guard(self, message: Message) -> GuardFacts:
         """Guard facts of a message, computed once."""
-        key = id(message)
-        found = self._guards.get(key)
+        found = message.guard_facts
         if found is None:
             found = guard_facts(message, lambda name: self.resolve(message, name))
-            self._guards[key] = found
+            message.guard_facts = found
         return found
 
     def resolve(self, message: Message, name: str) -> Optional[cst.CSTNode]:

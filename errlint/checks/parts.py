@@ -11,9 +11,11 @@ from ..extract.context import (
     is_id_param,
     is_transient,
     is_unbounded_param,
-    param_derived,
     tested_params,
 )
+from ..extract.guards import parse_form_stated
+from ..extract.provenance import provenance
+from ..extract.value_sets import describe as describe_set
 from ..fixes import append_edit, insert_in_fstring
 from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, TRACEBACK, Applicability, Edit, Finding, Fix, Level, Message, Template
 from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, internal_signal, quote, traceback_attached, translator
@@ -214,15 +216,15 @@ class MissingValueEcho(PartRule):
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         function = message.context.function
-        if function is None or function.role == "validator" or message.extra.get("silent"):
+        if function is not None and function.role == "validator" or message.extra.get("silent"):
             return
         facts = ctx.guard(message)
         if not facts.has_guard or facts.statuses:
             return
         checked = set(facts.value_subjects)
-        if function.role in ("tool", "lowlevel"):
+        if function is not None and function.role in ("tool", "lowlevel"):
             checked |= set(facts.zero_bounds)  # `amount <= 0` on a tool argument: show what the agent sent
-        names = param_derived(function, lambda n: ctx.origin(message, n), checked)
+        names = provenance(message).inputs(checked)
         names = {n for n in names if not n.isupper() and not _secret(n) and n not in CONTEXT_OBJECTS}
         if facts.type_check and facts.emptiness and not (facts.memberships or facts.bounds or facts.formats or facts.patterns or facts.equalities):
             return  # `not isinstance(p, str) or not p`: "must be a non-empty string" says it all
@@ -247,7 +249,7 @@ class MissingValueEcho(PartRule):
             width = self.options["echo-width"]
             hint = f"name the offending entries or `len({name})`" if unbounded else f"append \" (got {{{name}!r:.{width}}})\""
             fix = None
-            if not unbounded and len(message.templates) == 1 and name in function.param_names:
+            if not unbounded and len(message.templates) == 1 and function is not None and name in function.param_names:
                 edits = insert_in_fstring(template, ctx.code, f" (got {{{name}!r:.{width}}})")
                 if edits:
                     fix = Fix(Applicability.UNSAFE, f"Append the rejected value of `{name}`", tuple(edits))
@@ -407,20 +409,22 @@ class MissingAllowedValues(PartRule):
         if not facts.has_guard:
             return
         function = message.context.function
-        derived = param_derived(function, lambda n: ctx.origin(message, n), facts.subjects | facts.value_subjects)
+        derived = provenance(message).inputs(facts.subjects | facts.value_subjects)
         if not derived:
             return  # the object's own state, not a value the caller passed
         limit = self.options["max-listed-values"]
         choices = [v for m in facts.memberships if m.allowed and m.values and _root(m.subject) in derived for v in m.values]
-        dynamic = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived]
-        formats = [f for f in facts.formats if f[3] and _root(f[0]) in derived]
+        dynamic = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived and not m.closed]
+        closed = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived and m.closed]
+        formats = [f for f in facts.formats if (f[3] or f[2]) and _root(f[0]) in derived]  # required forms and deny rules
+        formats += [(subject, "parse", (form,), True) for subject, form, _ in facts.parse_forms if _root(subject) in derived]
         patterns = [p for p in facts.patterns if p[2] and _root(p[0]) in derived]
         ranges = [b for b in facts.bounds if _root(b[0]) in derived]
         if len(choices) > limit:
             choices = []
-        if not (choices or formats or patterns or ranges or facts.enum_lookup):
+        if not (choices or formats or patterns or ranges or closed or facts.enum_lookup):
             return
-        if dynamic and not choices and not ranges:
+        if dynamic and not choices and not ranges and not closed:
             return
         sig = signals(ctx)
         for template in complete_templates(message):
@@ -457,7 +461,9 @@ class MissingAllowedValues(PartRule):
         literal = template.literal
         if choices and any(_contains(template, c) or c and len(c) > 2 and c.lower() in literal.lower() or c in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[c]}\b", literal, re.I) for c in choices):
             return True
-        for _, _, lits, _ in formats:
+        for subject, method, lits, _ in formats:
+            if method == "parse" and parse_form_stated(template, facts, subject, prose, sig):
+                return True
             if lits and any(lit.strip() and lit.strip().lower() in literal.lower() for lit in lits):
                 return True
             if not lits and sig.allowed_clause(template):
@@ -480,12 +486,20 @@ class MissingAllowedValues(PartRule):
         if choices:
             listed = ", ".join(dict.fromkeys(choices))
             return f"one of: {quote(listed, 60)}", f"Append the choices: \"; expected one of: {quote(listed, 80)}\"."
+        closed = [m for m in facts.memberships if m.allowed and m.closed and m.values is None and m.node is not None]
+        if closed and not (ranges or formats or patterns):
+            shown = describe_set(closed[0].node)
+            return f"one of the values of {quote(shown, 40)}", f"Interpolate them at run time, e.g. f\"; expected one of: {{', '.join(sorted({shown}))}}\"."
         if ranges:
             subject, op, bound = ranges[0]
             shown = bound or "the bound"
             return f"{subject} {op} {shown}", f"State the accepted range, e.g. \"{subject} must be {_inverse(op)} {shown}\"."
         if formats:
-            subject, method, lits, _ = formats[0]
+            subject, method, lits, required = formats[0]
+            if method == "parse":
+                return f"{subject} must be {lits[0]}", f"Say the accepted form of {subject} ({lits[0]}) and give an example value."
+            if not required:
+                return f"{subject} must not {_verb(method)} {' or '.join(lits)}", f"Say what {subject} may not {_verb(method)}, e.g. \"{subject} must not {_verb(method)} {' or '.join(repr(x) for x in lits)}\"."
             if lits:
                 return f"{subject} must {_verb(method)} {' or '.join(lits)}", f"Say the required form, e.g. \"{subject} must {_verb(method)} {' or '.join(repr(x) for x in lits)}\"."
             return f"{subject} must pass {method}()", f"Say the accepted form of {subject} and give an example."

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Set, Tuple
+from typing import Any, Callable, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from ..model import FunctionInfo, Message
 from . import nodes
+from . import guards, value_sets
+from .provenance import provenance
 from .templates import UNBOUNDED_ANNOTATION, is_secret_name, snake
 
 TRANSIENT_TYPES = re.compile(
@@ -37,6 +39,8 @@ class Membership:
     values: Optional[Tuple[str, ...]]
     dynamic: bool = False
     allowed: bool = True
+    closed: Optional[bool] = None  # closed (an enum, constant, allow-list) or open (records): value_sets.py
+    node: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -59,6 +63,8 @@ class GuardFacts:
     type_check: bool = False
     enum_lookup: bool = False
     has_guard: bool = False
+    parse_forms: List[Tuple[str, str, str]] = field(default_factory=list)  # (subject, form, words) of a validating try
+    expr_bounds: Set[str] = field(default_factory=set)  # bound labels that are expressions (`image.width`)
 
 
 
@@ -70,7 +76,11 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
     """
     facts = GuardFacts()
     context = message.context
-    for guard in context.guards:
+    is_enum = _enum_test(message)
+    parsed = guards.parse_guard(message, is_enum)
+    if parsed is not None:
+        _parse_facts(parsed, facts)
+    for guard in context.guards if parsed is None else ():
         if guard.kind == "fallthrough":
             facts.has_guard = True
             facts.subjects.add(guard.subject.split(".", 1)[0])
@@ -87,7 +97,53 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
         for t in handler.types:
             if t.endswith(("ValueError",)) and any(c.split(".")[-1][:1].isupper() for c in handler.try_calls):
                 facts.enum_lookup = facts.enum_lookup or any(_is_enum_call(c) for c in handler.try_calls)
+    for m in facts.memberships:
+        if m.closed is None:
+            m.closed = True if m.values is not None else value_sets.closed_set(m.node, resolve, is_enum)
     return facts
+
+
+def _enum_test(message: Message) -> Callable[[str], bool]:
+    """Is `name` an enum class here: a class deriving from an Enum in this file, or named like one."""
+    scope = message.scope
+
+    def is_enum(name: str) -> bool:
+        if not name or not name[:1].isupper():
+            return False
+        for binding in scope.lookup(name) if scope is not None else ():
+            if binding.kind == "class" and isinstance(binding.value, cst.ClassDef):
+                return any("Enum" in nodes.dotted(b.value) or "Choices" in nodes.dotted(b.value) for b in binding.value.bases)
+        return bool(value_sets.ENUM_NAME.search(name))
+
+    return is_enum
+
+
+def _parse_facts(parsed: "guards.ParseGuard", facts: GuardFacts) -> None:
+    facts.has_guard = True
+    facts.subjects.add(parsed.subject)
+    facts.names.add(parsed.subject)
+    facts.value_subjects.add(parsed.subject)
+    if parsed.enum:
+        facts.enum_lookup = True
+        facts.memberships.append(Membership(parsed.subject, parsed.enum, None, True, True, True))
+    elif parsed.form:
+        facts.parse_forms.append((parsed.subject, parsed.form, parsed.words))
+
+
+def _lookup_membership(lookup, facts: GuardFacts, resolve) -> bool:
+    """`TABLE.get(key) is None` (directly or through a local): `key` was not in `TABLE`."""
+    key, collection = lookup
+    subject = _subject(key)
+    if not subject or isinstance(key, (cst.SimpleString, cst.Integer)):
+        return False  # `kwargs.get("value") is None`: a required entry is missing, an emptiness check
+    facts.subjects.add(subject)
+    facts.value_subjects.add(subject)
+    if collection is None:  # `find_user(user_id) is None`: a record looked up in storage
+        facts.memberships.append(Membership(subject, "", None, True, True, False))
+        return True
+    values, dynamic = _collection_values(collection, resolve)
+    facts.memberships.append(Membership(subject, value_sets.collection_name(collection) or nodes.dotted(collection), values, dynamic, True, node=collection))
+    return True
 
 
 def _else_chain(guards, innermost, resolve) -> list:
@@ -132,7 +188,10 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
             stack.extend([(node.left, neg, side), (node.right, neg, side)])
         elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
             inner = node.expression
-            if isinstance(inner, (cst.Name, cst.Attribute, cst.Subscript)) and not neg:
+            lookup = guards.lookup_of(inner, resolve) if isinstance(inner, cst.Name) and not neg else None
+            if lookup is not None and _lookup_membership(lookup, facts, resolve):
+                pass
+            elif isinstance(inner, (cst.Name, cst.Attribute, cst.Subscript)) and not neg:
                 facts.emptiness = True
                 facts.subjects.add(nodes.root_name(inner))
             elif isinstance(inner, cst.Call) and nodes.last_name(inner.func) == "strip" and not neg:
@@ -199,20 +258,14 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             name = nodes.dotted(right)
             if isinstance(right, cst.Attribute) and right.attr.value == "__members__":
                 facts.enum_lookup = True
-            facts.memberships.append(Membership(_subject(left), name, values, dynamic, fails_outside))
+            facts.memberships.append(Membership(_subject(left), name or value_sets.collection_name(right), values, dynamic, fails_outside, node=right))
             facts.subjects.add(_subject(left))
             if fails_outside:
                 facts.value_subjects.add(_subject(left))
         elif isinstance(op, (cst.Is, cst.IsNot)) and nodes.dotted(right) == "None":
-            if isinstance(left, cst.Call) and nodes.last_name(left.func) == "get":
-                arg = nodes.call_arg(left, 0)
-                if arg is not None:
-                    facts.subjects.add(_subject(arg))
-                    collection = left.func.value if isinstance(left.func, cst.Attribute) else None
-                    if collection is not None:
-                        values, dynamic = _collection_values(collection, resolve)
-                        facts.memberships.append(Membership(_subject(arg), nodes.dotted(collection), values, dynamic, True))
-                        facts.value_subjects.add(_subject(arg))
+            lookup = guards.lookup_of(left, resolve) if isinstance(left, (cst.Call, cst.Name)) else None
+            if lookup is not None and _lookup_membership(lookup, facts, resolve):
+                pass
             else:
                 facts.emptiness = True
                 facts.subjects.add(subject)
@@ -254,6 +307,10 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             if not label:
                 # comparing two inputs (`free < needed`): no fixed bound to state, but both values matter
                 facts.value_subjects.update({subject, _subject(bound)} - {""})
+                label = guards.bound_label(bound)
+                if label:  # `right > image.width`, `n > len(items)`: the bound is an expression
+                    facts.bounds.append((subject, _op_text(op) if not flipped else _flip(_op_text(op)), label))
+                    facts.expr_bounds.add(label)
                 left = right
                 continue
             op_text = _op_text(op) if not flipped else _flip(_op_text(op))
@@ -314,7 +371,7 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
                     facts.subjects.add(_subject(comp.comparator))
                     facts.value_subjects.add(_subject(comp.comparator))
                     values, dynamic = _collection_values(gen.for_in.iter, resolve)
-                    facts.memberships.append(Membership(_subject(comp.comparator), nodes.dotted(gen.for_in.iter), values, dynamic, True))
+                    facts.memberships.append(Membership(_subject(comp.comparator), nodes.dotted(gen.for_in.iter), values, dynamic, True, node=gen.for_in.iter))
         facts.subjects.add(_subject(gen.for_in.iter))
     elif last in ("exists", "is_file", "is_dir", "isfile", "isdir", "access"):
         facts.subjects.add(_subject(args[0]) if args else _subject(node.func))
@@ -398,22 +455,19 @@ def caller_fixable(message: Message, facts: GuardFacts, resolve_local: Callable[
     and not for messages built in an exception's own constructor).
     """
     function = message.context.function
-    if function is None:
-        return False
-    if function.role == "validator":
+    if function is not None and function.role == "validator":
         return True
-    if facts.has_guard and param_derived(function, resolve_local, facts.subjects or facts.names):
+    source = provenance(message, outcomes=True)
+    if facts.has_guard and source.inputs(facts.subjects or facts.names):
         return True
     for handler in message.context.handlers[:1]:
-        if handler.try_reads & set(function.param_names):
+        if source.inputs(handler.try_reads):
             return True
-        if param_derived(function, resolve_local, set(handler.try_reads)):
-            return True
-    if strict or message.extra.get("constructor") or not ARGUMENT_ERROR.search(message.callee.rsplit(".", 1)[-1]):
+    if function is None or strict or message.extra.get("constructor") or not ARGUMENT_ERROR.search(message.callee.rsplit(".", 1)[-1]):
         return False
     # a ValueError/TypeError/KeyError about an argument: the message echoes the caller's value
     echoed = {name.split(".", 1)[0] for t in message.templates for h in t.placeholders for name in h.names}
-    return bool(param_derived(function, resolve_local, echoed - {"self", "cls"}))
+    return bool(source.inputs(echoed - {"self", "cls"}))
 
 
 def is_transient(message: Message, facts: GuardFacts) -> bool:

@@ -75,6 +75,7 @@ class FileFacts:
 class _TryCollector:
     calls: List[str] = field(default_factory=list)
     reads: Set[str] = field(default_factory=set)
+    nodes: List[Tuple[str, cst.Call]] = field(default_factory=list)
 
 
 class Walker:
@@ -413,7 +414,7 @@ class Walker:
             name = handler.name.name.value
             caught = types + (("raise_for_status",) if any(c.endswith("raise_for_status") for c in collector.calls) else ())
             self.scope.bind(name, Binding("except", caught=caught))
-        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler)
+        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes))
         self.handlers.append(info)
         before = len(self.raw)
         try:
@@ -534,6 +535,7 @@ class Walker:
             reads = {nodes.root_name(a.value) for a in call.args} - {""}
             for collector in self.collectors:
                 collector.calls.append(callee or nodes.last_name(func))
+                collector.nodes.append((callee or nodes.dotted(func), call))
                 collector.reads |= reads
         spec = classify_callee(callee)
         if spec is not None:
