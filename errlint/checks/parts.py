@@ -592,7 +592,8 @@ class MissingValueSource(PartRule):
         if not listing or function is None or not (function.role == "tool" or function.reachable_from_tool):
             return
         facts = ctx.guard(message)
-        id_params = [p for p in tested_params(message, facts) if is_id_param(p)]
+        open_sets = {_root(m.subject) for m in facts.memberships if m.allowed and m.closed is False}  # records, not a fixed list
+        id_params = [p for p in tested_params(message, facts) if is_id_param(p) or p in open_sets]
         for template in complete_templates(message):
             if not (id_params or NOT_FOUND_TEXT.search(template.prose)):
                 continue

@@ -346,6 +346,8 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
                 lits.append(value)
             else:
                 more = nodes.literal_values(arg)
+                if more is None and isinstance(arg, cst.Name):  # `name.startswith(RESERVED_PREFIXES)`
+                    more, _ = _collection_values(arg, resolve)
                 if more:
                     lits.extend(more)
         facts.formats.append((_subject(node.func.value), last, tuple(lits), neg))
@@ -363,20 +365,56 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
             facts.subjects.add(_subject(args[0]))
             if neg:
                 facts.value_subjects.add(_subject(args[0]))
-    elif last in ("all", "any") and args and isinstance(args[0], cst.GeneratorExp):
-        gen = args[0]
-        if isinstance(gen.elt, cst.Comparison):
-            for comp in gen.elt.comparisons:
-                if isinstance(comp.operator, (cst.In, cst.NotIn)):
-                    facts.subjects.add(_subject(comp.comparator))
-                    facts.value_subjects.add(_subject(comp.comparator))
-                    values, dynamic = _collection_values(gen.for_in.iter, resolve)
-                    facts.memberships.append(Membership(_subject(comp.comparator), nodes.dotted(gen.for_in.iter), values, dynamic, True, node=gen.for_in.iter))
-        facts.subjects.add(_subject(gen.for_in.iter))
+    elif guards.quantified(node) is not None:
+        _quantifier(node, facts, neg, resolve)
     elif last in ("exists", "is_file", "is_dir", "isfile", "isdir", "access"):
         facts.subjects.add(_subject(args[0]) if args else _subject(node.func))
     else:
         facts.subjects.add(_subject(node))
+
+
+def _quantifier(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str], Optional[cst.CSTNode]]) -> None:
+    """`any(...)`/`all(...)` over a generator: the element's test, with the loop target read as the
+    iterated collection (`not all(t.isidentifier() for t in tags)` tests `tags`)."""
+    gen, iterated, targets = guards.quantified(node)
+    elt = gen.elt
+    facts.subjects.add(iterated)
+    if isinstance(elt, cst.Comparison) and len(elt.comparisons) == 1 and isinstance(elt.comparisons[0].operator, (cst.In, cst.NotIn)) \
+            and _subject(elt.left) in targets and _subject(elt.comparisons[0].comparator) not in targets:
+        # `any(b in name for b in BAD)` / `all(k in data for k in REQUIRED)`: fixed entries against the input
+        comp = elt.comparisons[0]
+        subject = _subject(comp.comparator)
+        values, dynamic = _collection_values(gen.for_in.iter, resolve)
+        facts.subjects.add(subject)
+        if isinstance(comp.operator, cst.In) != neg and values:
+            facts.formats.append((subject, "contains", tuple(values), False))  # a deny rule
+            return
+        facts.value_subjects.add(subject)
+        facts.memberships.append(Membership(subject, nodes.dotted(gen.for_in.iter), values, dynamic, True, node=gen.for_in.iter))
+        return
+    inner = GuardFacts()
+    _analyse(elt, inner, resolve, neg)
+
+    def mapped(name: str) -> str:
+        return iterated if name.split(".", 1)[0] in targets else name
+
+    facts.names |= {mapped(n) for n in inner.names}
+    facts.subjects |= {mapped(n) for n in inner.subjects}
+    facts.value_subjects |= {mapped(n) for n in inner.value_subjects}
+    facts.counted |= {mapped(n) for n in inner.counted}
+    facts.zero_bounds += [mapped(n) for n in inner.zero_bounds]
+    for m in inner.memberships:
+        m.subject = mapped(m.subject)
+    facts.memberships += inner.memberships
+    facts.bounds += [(mapped(a), op, b) for a, op, b in inner.bounds]
+    facts.bound_values += inner.bound_values
+    facts.expr_bounds |= inner.expr_bounds
+    facts.patterns += [(mapped(a), p, m) for a, p, m in inner.patterns]
+    facts.formats += [(mapped(a), m, lits, r) for a, m, lits, r in inner.formats]
+    facts.equalities += [(mapped(a), lit) for a, lit in inner.equalities]
+    facts.emptiness = facts.emptiness or inner.emptiness
+    facts.type_check = facts.type_check or inner.type_check
+    facts.enum_lookup = facts.enum_lookup or inner.enum_lookup
 
 
 def _collection_values(node: cst.CSTNode, resolve: Callable[[str], Optional[cst.CSTNode]]) -> Tuple[Optional[Tuple[str, ...]], bool]:
