@@ -354,11 +354,13 @@ class MissingInputName(PartRule):
 
 class MissingAllowedValues(PartRule):
     """## What it does
-    Flags a message raised when a value is not in a literal set, fails a numeric range, a regular
-    expression or a prefix/suffix check, when the message neither lists the allowed values (at least
-    one), nor interpolates the collection or bound, nor gives an example or a tool that lists them.
-    Dynamic collections (database or API results) and collections longer than `max-listed-values` are
-    left to AEM205 and AEM405.
+    Flags a message raised when a value is not in a closed set (a literal, an enum, a constant, a
+    configured allow-list such as `SETTINGS["themes"]`), fails a range or a bound (`right >
+    image.width`), a regular expression, a prefix/suffix check, a deny rule (`".." in path`) or a
+    parser in a validating `try` (`int(x)`, `json.loads(x)`, `Decimal(x)`), when the message neither
+    lists the allowed values (at least one), nor interpolates the collection or bound, nor gives an
+    example or a tool that lists them. Open sets (records from storage or an API) and collections
+    longer than `max-listed-values` are left to AEM205 and AEM405.
 
     ## Why is this bad?
     The agent cannot guess the accepted values; naming them turns a retry loop into one correct call.
