@@ -13,7 +13,7 @@ from ..extract.context import (
     is_unbounded_param,
     tested_params,
 )
-from ..extract.guards import parse_form_stated
+from ..extract.guards import deny_stated, parse_form_stated
 from ..extract.provenance import provenance
 from ..extract.value_sets import describe as describe_set
 from ..fixes import append_edit, insert_in_fstring
@@ -230,8 +230,9 @@ class MissingValueEcho(PartRule):
             return  # `not isinstance(p, str) or not p`: "must be a non-empty string" says it all
         if not names:
             return
+        shown = names | provenance(message).ancestors(names)  # the value it was computed from shows it too
         for template in complete_templates(message):
-            if any(interpolates(template, n) for n in names):
+            if any(interpolates(template, n) for n in shown):
                 continue
             if any(v and _contains(template, v) for _, v in facts.equalities):
                 continue
@@ -463,11 +464,13 @@ class MissingAllowedValues(PartRule):
         literal = template.literal
         if choices and any(_contains(template, c) or c and len(c) > 2 and c.lower() in literal.lower() or c in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[c]}\b", literal, re.I) for c in choices):
             return True
-        for subject, method, lits, _ in formats:
+        for subject, method, lits, required in formats:
             if method == "parse" and parse_form_stated(template, facts, subject, prose, sig):
                 return True
             if lits and any(lit.strip() and lit.strip().lower() in literal.lower() for lit in lits):
                 return True
+            if lits and not required and deny_stated(template, lits):
+                return True  # a deny rule stated in words ("cannot contain single quotes")
             if not lits and sig.allowed_clause(template):
                 return True
         if patterns and (EXAMPLE_TEXT.search(prose) or sig.allowed_clause(template)):

@@ -80,6 +80,9 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
     parsed = guards.parse_guard(message, is_enum)
     if parsed is not None:
         _parse_facts(parsed, facts)
+        caught = context.handlers[0].name
+        if caught and any(n.split(".", 1)[0] == caught for t in message.templates for h in t.placeholders for n in h.names):
+            facts.value_subjects.discard(parsed.subject)  # the parser's own text ("invalid literal ... 'x'") shows it
     for guard in context.guards if parsed is None else ():
         if guard.kind == "fallthrough":
             facts.has_guard = True
@@ -244,6 +247,12 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             facts.subjects.add(subject if nodes.string_value(left) is None else _subject(right))
             left = right
             continue
+        if guards.outcome_read(left) and not isinstance(op, (cst.Equal, cst.NotEqual)):
+            # `proc.returncode not in (0, 1)`, `resp.status_code >= 400`: the world's answer, not an input
+            facts.subjects.add(subject)
+            facts.statuses.update(v for v in (nodes.int_value(x) for x in _elements(right)) if v is not None and 100 <= v <= 599)
+            left = right
+            continue
         if isinstance(op, (cst.In, cst.NotIn)):
             fails_outside = isinstance(op, cst.NotIn) != neg
             if isinstance(left, cst.SimpleString) and nodes.literal_values(right) is None:
@@ -273,6 +282,8 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             status = nodes.int_value(right)
             if status is not None and 100 <= status <= 599 and re.search(r"status|code", nodes.last_name(left) or "", re.I):
                 facts.statuses.add(status)
+            elif guards.outcome_read(left):
+                facts.subjects.add(subject)  # `result.returncode != 0`: an outcome, no allowed value to state
             elif nodes.string_value(right) == "" or status == 0 and _is_len(left):
                 facts.emptiness = True
                 facts.subjects.add(subject)
@@ -371,6 +382,12 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
         facts.subjects.add(_subject(args[0]) if args else _subject(node.func))
     else:
         facts.subjects.add(_subject(node))
+
+
+def _elements(node: cst.CSTNode) -> List[cst.CSTNode]:
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return [e.value for e in node.elements]
+    return [node]
 
 
 def _quantifier(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str], Optional[cst.CSTNode]]) -> None:

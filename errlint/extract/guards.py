@@ -160,3 +160,28 @@ def parse_form_stated(template, facts, subject: str, prose: str, sig) -> bool:
     if any(h.has(EXCEPTION) for h in template.placeholders):
         return True  # the parser's own reason ("invalid literal for int() ...") states the form
     return bool(EXAMPLE_WORDS.search(prose) or sig.allowed_clause(template))
+
+
+OUTCOME_ATTRS = frozenset({"returncode", "status_code", "status", "exit_code", "exitcode", "ok", "errno", "winerror", "rowcount"})
+
+
+def outcome_read(node: cst.CSTNode) -> bool:
+    """`proc.returncode`, `resp.status_code`, `cursor.rowcount`: what a call answered, not an input
+    (a field of an input namespace such as `args.status` stays an input)."""
+    return isinstance(node, cst.Attribute) and node.attr.value in OUTCOME_ATTRS and \
+        nodes.root_name(node) not in ("self", "cls", "args", "options", "opts", "params", "data", "payload", "body", "config")
+
+
+DENY_STATED = re.compile(
+    r"\b(?:cannot|can't|can ?not|must not|mustn't|may not|should not|shouldn't|not allowed to|never)\s+(?:contain|include|start|begin|end|have|hold)\b|"
+    r"\b(?:reserved|forbidden|disallowed|illegal|invalid|unsafe|not allowed)\s+(?:\w+\s+)?(?:characters?|prefix(?:es)?|suffix(?:es)?|names?|words?|sequences?|quotes?)\b",
+    re.I)
+
+
+def deny_stated(template, lits) -> bool:
+    """A deny rule is stated when the message names what is denied (`'..'`, "single quotes") with a
+    prohibition, or the denied literal is not printable text (a NUL byte, a newline)."""
+    printable = [lit for lit in lits if lit.strip() and lit.isprintable()]
+    if not printable:
+        return True
+    return bool(DENY_STATED.search(template.prose))

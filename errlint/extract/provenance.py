@@ -47,6 +47,13 @@ OUTCOME_CALL = re.compile(
 )
 
 
+# Calls that act on the world (run, send, query, stat): an outcome even when called on an input.
+ACTION_CALL = re.compile(
+    r"^(run|call|check_call|check_output|Popen|communicate|wait|request|post|put|patch|delete|head|urlopen|send|"
+    r"execute|executemany|fetch\w*|query|stat|lstat|exists|is_file|is_dir|access|raise_for_status)$"
+)
+
+
 class Provenance:
     """Answers "is this name (or expression) caller input?" for one sink's scope."""
 
@@ -59,6 +66,24 @@ class Provenance:
     def inputs(self, names: Iterable[str]) -> Set[str]:
         """The subset of `names` (dotted names are judged by their root) that are caller input."""
         return {n for n in names if n and self.is_input_name(n.split(".", 1)[0])}
+
+    def ancestors(self, names: Iterable[str]) -> Set[str]:
+        """Names the values of `names` were computed from, transitively (`raw` for `unit =
+        raw.split(":")[-1]`); modules and `self` are left out."""
+        seen: Set[str] = set()
+        todo = [n.split(".", 1)[0] for n in names]
+        while todo and len(seen) < 200:
+            name = todo.pop()
+            for binding in self.scope.lookup(name) if self.scope is not None else ():
+                if binding.kind not in ("assign", "aug", "other", "loop") or binding.value is None:
+                    continue
+                for node in nodes.iter_expr(binding.value):
+                    if isinstance(node, cst.Name) and node.value not in seen and node.value not in ("self", "cls"):
+                        if any(b.kind in ("import", "def", "class") for b in self.scope.lookup(node.value)):
+                            continue
+                        seen.add(node.value)
+                        todo.append(node.value)
+        return seen - {n.split(".", 1)[0] for n in names}
 
     def is_input_name(self, name: str, depth: int = 0) -> bool:
         if name in self._names:
@@ -109,6 +134,8 @@ class Provenance:
         last = nodes.last_name(func)
         receiver = func.value if isinstance(func, cst.Attribute) else None
         if receiver is not None:
+            if ACTION_CALL.match(last) and not self.outcomes:
+                return False  # `path.stat()`, `session.execute(query)`: the world's answer
             if self.is_input(receiver, depth):
                 return True  # `raw.split(":")`, `args.get("mode")`, `request.get_json()`
             if OUTCOME_CALL.match(last) and not self.outcomes:
