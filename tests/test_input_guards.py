@@ -422,3 +422,64 @@ def test_value_sets_tell_closed_from_open(collection, closed):
     ctx = FileContext("x.py", facts, None, frozenset())
     (membership,) = ctx.guard(message).memberships
     assert membership.closed is closed
+
+
+# Close shapes found on real code (bump-my-version, datasette, excel-mcp-server, httpie, errlint's
+# own runner) that must stay as they are: outcomes, deny rules stated in words, echoes of the
+# value a subject came from, a parser's own text, a raise its own `try` catches.
+CLOSE_SHAPES = {
+    'returncode_from_helper': ('''
+def run_hook(script, env):
+    result = run_command(script, env)
+    if result.returncode != 0:
+        raise HookError(f"{script!r} exited with {result.returncode}; fix the hook and rerun.")
+''', []),
+    'deny_stated_in_words': ('''
+import click
+
+def validate_secret(ctx, param, value):
+    for name, secret in value:
+        if "'" in secret:
+            raise click.BadParameter("--plugin-secret cannot contain single quotes")
+    return value
+''', []),
+    'deny_unprintable': ('''
+def resolve(raw_path):
+    if "\x00" in raw_path:
+        raise ValueError("Path must be a non-empty file system path, e.g. data/report.xlsx.")
+''', []),
+    'ancestor_echoed': ('''
+def parse_range(header):
+    first, last = (int(x) for x in header.split("-"))
+    if first > last:
+        raise ValueError(f"Invalid range header {header!r}: the first byte comes after the last")
+''', [(5, 'AEM201')]),
+    'parser_text_shown': ('''
+import argparse
+
+def positive(text):
+    try:
+        return int(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"expected a whole number: {error}")
+''', []),
+    'raise_caught_by_own_try': ('''
+def sizes(paths, limit):
+    out = []
+    for path in paths:
+        try:
+            info = path.stat()
+            if info.st_size > limit:
+                raise OSError("file too large")
+            out.append(info.st_size)
+        except OSError:
+            out.append(None)
+    return out
+''', []),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLOSE_SHAPES))
+def test_close_shapes(name):
+    code, expected = CLOSE_SHAPES[name]
+    assert at(code) == expected
