@@ -445,7 +445,7 @@ def validate_secret(ctx, param, value):
 ''', []),
     'deny_unprintable': ('''
 def resolve(raw_path):
-    if "\x00" in raw_path:
+    if "\\x00" in raw_path:
         raise ValueError("Path must be a non-empty file system path, e.g. data/report.xlsx.")
 ''', []),
     'ancestor_echoed': ('''
