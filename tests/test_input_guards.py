@@ -476,6 +476,16 @@ def sizes(paths, limit):
             out.append(None)
     return out
 ''', []),
+    'bare_raise_caught_by_own_try': ('''
+def page_size(raw):
+    try:
+        size = int(raw)
+        if size < 0:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"page size must be a whole number >= 0 (got {raw!r})") from None
+    return size
+''', []),
 }
 
 

@@ -189,12 +189,18 @@ def internal_signal(message: Message, ctx: "FileContext") -> bool:
     """A library raising its own exception as a signal, not as a message for a reader: plain code
     (the exc profile) raising a private class (`_ArityError`), one the project catches by name
     (the handler then shows its own text, or none), or one the enclosing `try` itself catches."""
+    if caught_locally(message):
+        return True
     if message.profile != "exc" or message.sink != "raise":
         return False
     cls = message.callee.rsplit(".", 1)[-1]
-    if cls and cls in {t.rsplit(".", 1)[-1] for t in message.context.catching}:
-        return True  # raised to the `except` of the same `try`: control flow, not a message
     return bool(cls) and (cls.startswith("_") or cls in ctx.caught)
+
+
+def caught_locally(message: Message) -> bool:
+    """A raise of a class the enclosing `try` catches by name: control flow, never read as a message."""
+    cls = message.callee.rsplit(".", 1)[-1]
+    return message.sink == "raise" and bool(cls) and cls in {t.rsplit(".", 1)[-1] for t in message.context.catching}
 
 
 def translator(message: Message) -> bool:

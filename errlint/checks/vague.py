@@ -9,7 +9,7 @@ from ..extract.sinks import CONTROL_FLOW
 from ..fixes import replace_with_fbody
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import PackError, PhraseRuleSpec
-from .base import FileContext, Rule, complete_templates, internal_signal, mostly_non_english, quote, traceback_attached, translator
+from .base import FileContext, Rule, caught_locally, complete_templates, internal_signal, mostly_non_english, quote, traceback_attached, translator
 from .signals import Signals, identifiers, value_placeholders
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
@@ -71,7 +71,7 @@ def messageless_matters(message: Message, ctx: FileContext) -> bool:
     the failure; bare control-flow exceptions (EOFError, KeyError, ...) are signals, not messages."""
     if message.sink not in MESSAGELESS_SINKS:
         return False
-    if message.callee.rsplit(".", 1)[-1] in CONTROL_FLOW:
+    if message.callee.rsplit(".", 1)[-1] in CONTROL_FLOW or caught_locally(message):
         return False
     return message.profile in ("agent", "cli", "http") or fixable(message, ctx)
 
