@@ -493,3 +493,10 @@ def page_size(raw):
 def test_close_shapes(name):
     code, expected = CLOSE_SHAPES[name]
     assert at(code) == expected
+
+
+def test_provenance_walks_a_long_concatenation_without_recursion():
+    code = "def f(y):\n    x = " + " + ".join(f"'p{i}'" for i in range(1000)) + " + y\n    raise ValueError(x)\n"
+    facts = extract(cst.parse_module(code))
+    (message,) = facts.messages
+    assert provenance(message).inputs(["x"]) == {"x"}

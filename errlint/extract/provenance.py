@@ -124,7 +124,17 @@ class Provenance:
             return self._call_input(node, depth)
         if isinstance(node, (cst.Lambda, cst.SimpleString, cst.Integer, cst.Float)):
             return False
-        return any(self.is_input(child, depth) for child in nodes.children(node))
+        # any other expression (operators, f-strings, containers, comprehensions): walk it without
+        # recursion, so a 1,000-piece concatenation cannot hit the recursion limit
+        stack = list(nodes.children(node))
+        while stack:
+            child = stack.pop()
+            if isinstance(child, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
+                if self.is_input(child, depth):
+                    return True
+            elif not isinstance(child, (cst.Lambda, cst.SimpleString, cst.Integer, cst.Float)):
+                stack.extend(nodes.children(child))
+        return False
 
     def _call_input(self, call: cst.Call, depth: int) -> bool:
         func = call.func
