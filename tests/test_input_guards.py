@@ -500,3 +500,50 @@ def test_provenance_walks_a_long_concatenation_without_recursion():
     facts = extract(cst.parse_module(code))
     (message,) = facts.messages
     assert provenance(message).inputs(["x"]) == {"x"}
+
+
+def test_the_environment_is_input_for_a_command_not_for_an_agent():
+    tool = '''
+        import os
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+
+        mcp = FastMCP("t")
+
+        @mcp.tool()
+        def sync(project_id: str) -> str:
+            key = os.environ.get("TRACKER_KEY", "")
+            if not key:
+                raise ToolError("The tracker key is not set. Do not retry; contact your administrator.")
+            return "ok"
+    '''
+    assert at(tool) == []  # only an operator can set the key: AEM501/AEM502 stay silent
+    command = '''
+        import os
+        import sys
+
+        def main():
+            level = os.environ.get("APP_LOG_LEVEL", "info").lower()
+            if level not in ("debug", "info"):
+                sys.exit("Unknown log level.")
+    '''
+    assert at(command) == [(8, "AEM202"), (8, "AEM204")]
+
+
+def test_early_return_fall_through_is_a_guard():
+    code = '''
+        FORMATS = {"csv": 1, "json": 2}
+
+        def export(fmt, rows):
+            if fmt in FORMATS:
+                return FORMATS[fmt]
+            raise ValueError("Unsupported export format")
+    '''
+    assert at(code) == [(7, "AEM202"), (7, "AEM204")]
+    unrelated = '''
+        def load(key, cache):
+            if cache.hit(key):
+                return cache.get(key)
+            raise RuntimeError("Cache miss; call warm() first.")
+    '''
+    assert at(unrelated) == []

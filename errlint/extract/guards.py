@@ -184,4 +184,29 @@ def deny_stated(template, lits) -> bool:
     printable = [lit for lit in lits if lit.strip() and lit.isprintable()]
     if not printable:
         return True
+    literal = template.literal.lower()
+    for lit in printable:
+        core = lit.strip(" -_/:=").lower()  # `archived-` is named by "archived projects"
+        if core and re.search(rf"(?<![\w]){re.escape(core)}(?![\w])", literal):
+            return True
     return bool(DENY_STATED.search(template.prose))
+
+
+def early_exit(stmt: Optional[cst.CSTNode]) -> bool:
+    """`if <check>: return/raise/continue` with no `else`: the statement right after it runs only
+    when the check failed (early-return fall-through). Only checks, not arbitrary calls."""
+    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
+        return False
+    body = stmt.body.body if isinstance(stmt.body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    if not isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break)):
+        return False
+    test = stmt.test
+    while isinstance(test, cst.UnaryOperation):
+        test = test.expression
+    if isinstance(test, cst.Comparison):
+        return True
+    return isinstance(test, cst.Call) and nodes.last_name(test.func) in (
+        "startswith", "endswith", "match", "fullmatch", "search", "isdigit", "isidentifier", "isalnum", "isinstance")

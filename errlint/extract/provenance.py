@@ -30,6 +30,7 @@ from . import nodes
 
 # Calls whose result is caller input whatever their arguments.
 SOURCE_CALLS = re.compile(r"(^|\.)(getenv|parse_args|parse_known_args|parse_intermixed_args|get_json|input)$|^os\.environ\.get$")
+ENV_CALL = re.compile(r"(^|\.)getenv$|environ")
 # Dotted reads that are caller input (`sys.argv[1]`, `os.environ["X"]`).
 SOURCE_ATTRS = re.compile(r"^(sys\.argv|os\.environ|environ|argv|(flask|quart|bottle)\.request)$")
 # Fields of a web framework's request object that carry what the client sent.
@@ -57,8 +58,9 @@ ACTION_CALL = re.compile(
 class Provenance:
     """Answers "is this name (or expression) caller input?" for one sink's scope."""
 
-    def __init__(self, scope, max_depth: int = 12, outcomes: bool = False):
+    def __init__(self, scope, max_depth: int = 12, outcomes: bool = False, environment: bool = True):
         self.scope = scope
+        self.environment = environment  # the environment is input for a command's user, not for an agent or a client
         self.max_depth = max_depth
         self.outcomes = outcomes  # count outcomes of calls made with input (for "can the caller fix it")
         self._names: Dict[str, bool] = {}
@@ -100,7 +102,7 @@ class Provenance:
         if kind == "param":
             return name not in ("self", "cls")
         if kind == "import":
-            return bool(SOURCE_ATTRS.match(binding.qualified or ""))
+            return bool(SOURCE_ATTRS.match(binding.qualified or "")) and (self.environment or "environ" not in binding.qualified)
         if kind in ("assign", "aug", "other", "loop") and binding.value is not None:
             return self.is_input(binding.value, depth + 1)
         return False
@@ -113,7 +115,7 @@ class Provenance:
             return self.is_input_name(node.value, depth)
         dotted = nodes.dotted(node) if isinstance(node, (cst.Attribute, cst.Name)) else ""
         if dotted and (SOURCE_ATTRS.match(dotted) or _request_read(dotted)):
-            return True
+            return self.environment or "environ" not in dotted
         if isinstance(node, cst.Attribute):
             return self.is_input(node.value, depth)  # `args.unit`, `self.path` of an input receiver
         if isinstance(node, cst.Subscript):
@@ -140,7 +142,7 @@ class Provenance:
         func = call.func
         dotted = nodes.dotted(func)
         if dotted and SOURCE_CALLS.search(dotted):
-            return True
+            return self.environment or not ENV_CALL.search(dotted)
         last = nodes.last_name(func)
         receiver = func.value if isinstance(func, cst.Attribute) else None
         if receiver is not None:
@@ -182,6 +184,7 @@ def provenance(message, outcomes: bool = False) -> Provenance:
     with input counts too: a 4xx for the version the caller asked for is the caller's to fix."""
     found = getattr(message, "provenance", None)
     if found is None:
-        found = (Provenance(message.scope), Provenance(message.scope, outcomes=True))
+        environment = message.profile not in ("agent", "http")  # an agent or a client cannot set the server's environment
+        found = (Provenance(message.scope, environment=environment), Provenance(message.scope, outcomes=True, environment=environment))
         message.provenance = found
     return found[1] if outcomes else found[0]

@@ -15,6 +15,7 @@ import libcst as cst
 
 from ..model import Context, FunctionInfo, Guard, Handler, Message, Param, Template, ToolInfo
 from . import nodes
+from .guards import early_exit
 from .scope import Binding, Reaching, ReachingScope, Scope
 from .sinks import (
     ARG_MESSAGE_KEYWORDS,
@@ -158,6 +159,9 @@ class Walker:
             pushed = 0
             for subject, values in chains.items():
                 self.guards.append(Guard("fallthrough", subject=subject, values=tuple(values)))
+                pushed += 1
+            if early_exit(flat[i - 1] if i else None) and not chains:  # `if ok(x): return ...` then the sink
+                self.guards.append(Guard("if", test=flat[i - 1].test, negated=True))
                 pushed += 1
             scope, mark = self.scope, len(self.scope.order)
             try:
