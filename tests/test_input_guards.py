@@ -547,3 +547,30 @@ def test_early_return_fall_through_is_a_guard():
             raise RuntimeError("Cache miss; call warm() first.")
     '''
     assert at(unrelated) == []
+
+
+def test_config_read_from_a_caller_path_is_input_and_a_response_is_not():
+    config = '''
+        import json
+
+        def load(path):
+            with open(path) as fh:
+                cfg = json.load(fh)
+            theme = cfg["theme"]
+            if theme not in ("dark", "light"):
+                raise ValueError("Unknown theme in the config file")
+    '''
+    assert at(config) == [(9, "AEM202"), (9, "AEM204")]
+    response = '''
+        import httpx
+
+        MAX_BYTES = 10
+
+        def download(paper_id, timeout):
+            with httpx.Client(timeout=timeout) as client:
+                with client.stream("GET", f"https://x/{paper_id}") as response:
+                    declared = response.headers.get("content-length")
+                    if int(declared) > MAX_BYTES:
+                        raise ValueError("The archive exceeds the safety limit")
+    '''
+    assert at(response) == [(11, "AEM201")]  # the size is the server's answer: no echo, no allowed range

@@ -84,7 +84,7 @@ class FileContext:
         if scope is None:
             return None
         binding = scope.first(name)
-        if binding is not None and binding.kind in ("assign", "loop", "other") and binding.value is not None:
+        if binding is not None and binding.kind in ("assign", "loop", "other", "with") and binding.value is not None:
             return binding.value
         return scope.value(name)
 

@@ -77,7 +77,7 @@ class Provenance:
         while todo and len(seen) < 200:
             name = todo.pop()
             for binding in self.scope.lookup(name) if self.scope is not None else ():
-                if binding.kind not in ("assign", "aug", "other", "loop") or binding.value is None:
+                if binding.kind not in ("assign", "aug", "other", "loop", "with") or binding.value is None:
                     continue
                 for node in nodes.iter_expr(binding.value):
                     if isinstance(node, cst.Name) and node.value not in seen and node.value not in ("self", "cls"):
@@ -105,6 +105,11 @@ class Provenance:
             return bool(SOURCE_ATTRS.match(binding.qualified or "")) and (self.environment or "environ" not in binding.qualified)
         if kind in ("assign", "aug", "other", "loop") and binding.value is not None:
             return self.is_input(binding.value, depth + 1)
+        if kind == "with" and binding.value is not None:
+            # `with open(path) as f`: a file the caller named (config read from it is input); any
+            # other context manager is a handle on the world (a client, a stream, a response)
+            opened = isinstance(binding.value, cst.Call) and nodes.last_name(binding.value.func) == "open"
+            return (opened or self.outcomes) and self.is_input(binding.value, depth + 1)
         return False
 
     def is_input(self, node: Optional[cst.CSTNode], depth: int = 0) -> bool:

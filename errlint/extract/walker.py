@@ -377,7 +377,7 @@ class Walker:
             self.scan(item.item)
             if item.asname is not None:
                 for name in _target_names(item.asname.name):
-                    self.scope.bind(name, Binding("other", item.item))
+                    self.scope.bind(name, Binding("with", item.item))
         self.body_of(stmt)
 
     def st_Try(self, stmt: cst.Try) -> None:
