@@ -18,7 +18,8 @@ from ..fixes import append_edit, insert_in_fstring
 from ..model import COLLECTION, EXCEPTION, HINT, RETRY_AFTER, TRACEBACK, Applicability, Edit, Finding, Fix, Level, Message, Template
 from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, internal_signal, quote, traceback_attached, translator
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
-from .vague import fixable, messageless_matters, signals
+from .recovery import fixable
+from .vague import messageless_matters, signals
 
 PART_SINKS = CONTENT_SINKS - {"warn"}  # a warning is not a failure: it needs no echo, list or step
 

@@ -4,18 +4,16 @@ from __future__ import annotations
 import re
 from typing import Iterable, Optional
 
-from ..extract.context import caller_fixable
 from ..extract.sinks import CONTROL_FLOW
-from ..fixes import replace_with_fbody
-from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message, Template
-from ..packs import PackError, PhraseRuleSpec
+from ..model import EXCEPTION, Finding, Message, Template
 from .base import FileContext, Rule, complete_templates, internal_signal, mostly_non_english, quote, traceback_attached, translator
+from .phrases import PhraseRule  # noqa: F401  (re-exported: the phrase machinery lived here)
+from .recovery import fixable
 from .signals import Signals, identifiers, value_placeholders
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
 JSONRPC_STANDARD = re.compile(r"^\s*(Parse error|Invalid Request|Method not found|Invalid params|Internal error)\.?\s*$", re.I)
 SHORT_FAILURE = re.compile(r"^\W*(?:[A-Za-z][\w-]*\W+){0,2}(?:failed|error|failure|exception|problem)\W*$", re.I)
-SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 
 
 def signals(ctx: FileContext) -> Signals:
@@ -25,45 +23,6 @@ def signals(ctx: FileContext) -> Signals:
         cached = (ctx.extra_next_step_verbs, Signals(ctx.packs, ctx.extra_next_step_verbs))
         ctx.packs._signals = cached  # type: ignore[attr-defined]
     return cached[1]
-
-
-NOT_FIXABLE_TEXT = re.compile(
-    r"\b(no (?:tool )?call can fix|cannot be fixed by (?:the )?(?:agent|caller|a call)|not caused by your|"
-    r"only (?:a person|a human|the user|an? (?:admin|administrator|owner)) can|nothing (?:you|the agent) can do)\b",
-    re.I,
-)
-
-
-AUTH_TYPES = re.compile(r"(Permission|Forbidden|Unauthori[sz]ed|Auth\w*|AccessDenied|NotAuthenticated)(Error|Exception)?$")
-AUTH_TEXT = re.compile(r"\b(permission|access denied|not authori[sz]ed|unauthori[sz]ed|forbidden|not allowed to|lacks? (?:the )?\w+ (?:scope|role|permission))\b", re.I)
-
-
-def _needs_a_person(message: Message, ctx: FileContext) -> bool:
-    """Auth and permission failures can genuinely need a human (design: state `needs_user`)."""
-    for handler in message.context.handlers[:1]:
-        if any(AUTH_TYPES.search(t.rsplit(".", 1)[-1]) for t in handler.types):
-            return True
-    if ctx.guard(message).statuses & {401, 403}:
-        return True
-    return any(AUTH_TEXT.search(t.prose) for t in message.templates)
-
-
-def fixable(message: Message, ctx: FileContext, strict: bool = False) -> bool:
-    """Caller-fixable context, excluding catch-all crash handlers (AEM501/AEM502/AEM201 on exc).
-
-    `strict` requires a guard, validator or handler (not just an echoed argument), and a message that
-    says the caller cannot fix it is taken at its word.
-    """
-    handlers = message.context.handlers
-    if handlers and all(t in ("", "Exception", "BaseException", "builtins.Exception") for t in handlers[0].types):
-        guard = ctx.guard(message)
-        if not guard.has_guard:
-            return False
-    if strict and any(NOT_FIXABLE_TEXT.search(t.prose) for t in message.templates):
-        return False
-    if strict and _needs_a_person(message, ctx):
-        return False
-    return caller_fixable(message, ctx.guard(message), lambda name: ctx.origin(message, name), strict)
 
 
 def messageless_matters(message: Message, ctx: FileContext) -> bool:
@@ -183,101 +142,3 @@ class GenericFailureMessage(Rule):
             start, end = hits[0]
             return prose[start:end]
         return template.literal.strip()
-
-
-class PhraseRule(Rule):
-    """A rule defined by a `[[rule]]` entry of a phrase pack (Vale's existence/substitution)."""
-
-    def __init__(self, spec: PhraseRuleSpec, options=None, profiles=None):
-        self.spec = spec
-        self.PROFILES = spec.profiles  # type: ignore[misc]
-        super().__init__(options, profiles if profiles is not None else spec.profiles)
-        self.LEVEL = Level(spec.level)  # type: ignore[misc]
-        self.DEFAULT = spec.default  # type: ignore[misc]
-        self.VALID = spec.valid  # type: ignore[misc]
-        self.INVALID = spec.invalid  # type: ignore[misc]
-        self.SUMMARY = spec.summary  # type: ignore[misc]
-        self.FIX = Applicability(spec.fix)  # type: ignore[misc]
-        if self.FIX is Applicability.UNSAFE and spec.code not in PHRASE_FIXERS:
-            raise PackError(
-                f"phrase pack {spec.source}: rule {spec.code} says fix = \"unsafe\" but errlint has no fixer for it "
-                f"(only {', '.join(sorted(PHRASE_FIXERS))}); set fix = \"display-only\""
-            )
-
-    @property
-    def code(self) -> str:
-        return self.spec.code
-
-    @property
-    def name(self) -> str:
-        return self.spec.name
-
-    @property
-    def docs(self) -> str:
-        return self.spec.docs or f"## What it does\n{self.spec.summary}.\n\n## Why is this bad?\nSee the pack `{self.spec.source}`.\n\n## Example\n\nUse instead:\n\n## Fix safety\nDisplay-only.\n\n## Options\nNone."
-
-    @property
-    def url(self) -> str:
-        return self.spec.link or super().url
-
-    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
-        spec = self.spec
-        for template in message.templates:
-            prose = template.prose
-            if not template.literal.strip() or mostly_non_english(prose):
-                continue
-            for match in spec.lexicon.finditer(prose):
-                text = match.group(0)
-                if text.lower() in spec.exceptions:
-                    continue
-                if spec.unless_after and self._specific_after(prose, match.end()):
-                    continue
-                if any(p.search(prose) for p in spec.unless_message):
-                    break
-                if spec.unless_placeholder and any(h.kinds & set(spec.unless_placeholder) for h in template.placeholders):
-                    break
-                if spec.when == "fixable" and not fixable(message, ctx, strict=True):
-                    return
-                replacement = spec.swap.get(text.lower(), "") if spec.swap else ""
-                fmt = {"match": text.strip(), "replacement": replacement}
-                fixer = PHRASE_FIXERS.get(spec.code) if self.FIX is Applicability.UNSAFE else None
-                fix = fixer(message, template, text, ctx) if fixer and len(message.templates) == 1 else None
-                yield self.finding(message, _format(spec.message, fmt), _format(spec.suggestion, fmt), fix=fix)
-                return
-
-    def _specific_after(self, prose: str, start: int) -> bool:
-        end = SENTENCE_END.search(prose, start)
-        rest = prose[start:end.start() if end else len(prose)]
-        return any(p.search(rest) for p in self.spec.unless_after)
-
-
-RETRY_AFTER_NAME = re.compile(r"retry_?after|retry_?in\b|retry_delay|backoff_s", re.I)
-
-
-def retry_after_fix(message: Message, template: Template, phrase: str, ctx: FileContext) -> Optional[Fix]:
-    """AEM103: with a `retry_after`-like value in scope, say "retry after {retry_after} s" instead
-    of the vague phrase (unsafe: the message text changes)."""
-    function = message.context.function
-    names = list(function.param_names) if function is not None else []
-    if message.scope is not None:
-        names += [n for n, bs in message.scope.bindings.items() if any(b.kind == "assign" for b in bs)]
-    found = next((n for n in names if RETRY_AFTER_NAME.search(n)), None)
-    if found is None:
-        return None
-    words = "Retry after" if phrase[:1].isupper() else "retry after"
-    for piece in template.pieces:
-        if phrase in piece.text:
-            edits = replace_with_fbody(piece.node, ctx.code, phrase, f"{words} {{{found}}} s")
-            if edits:
-                return Fix(Applicability.UNSAFE, f"Say when to retry with `{found}`", tuple(edits))
-    return None
-
-
-PHRASE_FIXERS = {"AEM103": retry_after_fix}
-
-
-def _format(template: str, values: dict) -> str:
-    out = template
-    for key, value in values.items():
-        out = out.replace("{" + key + "}", value)
-    return out.replace("{{", "{").replace("}}", "}")
