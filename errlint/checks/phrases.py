@@ -4,13 +4,15 @@ name with `shapes = [...]`."""
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional
+from typing import Iterable, List, Optional, Tuple
 
 from ..fixes import replace_with_fbody
 from ..model import Applicability, Finding, Fix, Level, Message, Template
-from ..packs import PackError, PhraseRuleSpec
+from ..packs import MAX_MATCH_CHARS, PackError, PhraseRuleSpec
+from ..prose import statements
 from .base import FileContext, Rule, mostly_non_english
-from .recovery import fixable
+from .recovery import recoverable
+from .signals import signals
 
 SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 
@@ -56,17 +58,19 @@ class PhraseRule(Rule):
             prose = template.prose
             if not template.literal.strip() or mostly_non_english(prose):
                 continue
-            for match in spec.lexicon.finditer(prose):
-                text = match.group(0)
+            for start, end in self._matches(prose, ctx):
+                text = prose[start:end]
                 if text.lower() in spec.exceptions:
                     continue
-                if spec.unless_after and self._specific_after(prose, match.end()):
+                if spec.unless_after and self._specific_after(prose, end):
                     continue
                 if any(p.search(prose) for p in spec.unless_message):
                     break
                 if spec.unless_placeholder and any(h.kinds & set(spec.unless_placeholder) for h in template.placeholders):
                     break
-                if spec.when == "fixable" and not fixable(message, ctx, strict=True):
+                if spec.unless_self_service and self._self_service(template, prose, start, end, ctx):
+                    continue
+                if spec.when == "fixable" and not recoverable(message, ctx):
                     return
                 replacement = spec.swap.get(text.lower(), "") if spec.swap else ""
                 fmt = {"match": text.strip(), "replacement": replacement}
@@ -74,6 +78,27 @@ class PhraseRule(Rule):
                 fix = fixer(message, template, text, ctx) if fixer and len(message.templates) == 1 else None
                 yield self.finding(message, _format(spec.message, fmt), _format(spec.suggestion, fmt), fix=fix)
                 return
+
+    def _matches(self, prose: str, ctx: FileContext) -> List[Tuple[int, int]]:
+        """Spans of the rule's tokens and of the statement shapes it names, in text order."""
+        spans = [m.span() for m in self.spec.lexicon.finditer(prose)]
+        if self.spec.shapes:
+            reader = statements(ctx.packs)
+            for name in self.spec.shapes:
+                spans += reader.shape(name, prose[:MAX_MATCH_CHARS])
+        return sorted(set(spans))
+
+    def _self_service(self, template: Template, prose: str, start: int, end: int, ctx: FileContext) -> bool:
+        """True when the message, without the matched clause, gives the caller a next step of its
+        own ("call export_data after the reset, or ask a workspace owner ..."): the person is an
+        alternative, not the only way forward."""
+        clause_start = max(prose.rfind(c, 0, start) for c in ".;!?") + 1
+        tail = SENTENCE_END.search(prose, end)
+        rest = prose[:clause_start] + " " + prose[tail.end() if tail else len(prose):]
+        head = re.search(r"(?:,\s*|\s)(?:or|and)\s*$|,\s*$", prose[clause_start:start])
+        if head is not None:  # "..., or ask X": the part before the "or" is its own clause
+            rest = prose[:clause_start + head.start()] + ". " + rest
+        return signals(ctx).next_step(template, ctx.registry, rest, action=True) is not None
 
     def _specific_after(self, prose: str, start: int) -> bool:
         end = SENTENCE_END.search(prose, start)

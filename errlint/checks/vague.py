@@ -7,22 +7,14 @@ from typing import Iterable, Optional
 from ..extract.sinks import CONTROL_FLOW
 from ..model import EXCEPTION, Finding, Message, Template
 from .base import FileContext, Rule, complete_templates, internal_signal, mostly_non_english, quote, traceback_attached, translator
+from ..prose import failure_statements
 from .phrases import PhraseRule  # noqa: F401  (re-exported: the phrase machinery lived here)
 from .recovery import fixable
-from .signals import Signals, identifiers, value_placeholders
+from .signals import Signals, identifiers, signals, value_placeholders  # noqa: F401  (signals re-exported)
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
 JSONRPC_STANDARD = re.compile(r"^\s*(Parse error|Invalid Request|Method not found|Invalid params|Internal error)\.?\s*$", re.I)
 SHORT_FAILURE = re.compile(r"^\W*(?:[A-Za-z][\w-]*\W+){0,2}(?:failed|error|failure|exception|problem)\W*$", re.I)
-
-
-def signals(ctx: FileContext) -> Signals:
-    """The run's `Signals` (built once per pack set and cached on the packs object)."""
-    cached = getattr(ctx.packs, "_signals", None)
-    if cached is None or cached[0] != ctx.extra_next_step_verbs:
-        cached = (ctx.extra_next_step_verbs, Signals(ctx.packs, ctx.extra_next_step_verbs))
-        ctx.packs._signals = cached  # type: ignore[attr-defined]
-    return cached[1]
 
 
 def messageless_matters(message: Message, ctx: FileContext) -> bool:
@@ -122,7 +114,7 @@ class GenericFailureMessage(Rule):
             return None  # the JSON-RPC spec's own message for the code; `data` carries the detail
         if not template.literal.strip() or mostly_non_english(prose):
             return None
-        hits = sig.generic_hits(prose)
+        hits = sig.generic_hits(prose) or failure_statements(prose)  # listed outcomes, or a failure by its shape
         generic_words = set(sig.generic.words)
         words = [w.lower() for w in re.findall(r"[A-Za-z']+", template.literal)]
         content = sig.content_words(template)
