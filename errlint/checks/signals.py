@@ -13,7 +13,7 @@ from ..packs import Lexicon, Packs
 from ..prose import negated_retry, prescriptive
 
 NOT_A_VERB_NEXT = (
-    r"(?!\s+(?:failed|fails|is|was|were|are|has|have|had|not|error|errors|timed|returned|aborted|succeeded|"
+    r"(?!'s\b|\s+(?:of|failed|fails|is|was|were|are|has|have|had|not|error|errors|timed|returned|aborted|succeeded|"
     r"completed|cannot|could|did|does|already|limit|quota|exceeded|rejected|denied|refused|\w+ed\b))"
 )
 CLAUSE_START = r"(?:^|(?<=[.;:!?\u2014\u2013(])\s*|(?<=,)\s*(?:then\s+|or\s+|and\s+)?|\b(?:then|or|and|instead|please|to fix(?: this)?,?|otherwise,?)\s+)"
@@ -77,7 +77,7 @@ class Signals:
         found = YOU_CAN.search(prose)
         if found:
             return found.group(0)
-        if _mentions_tool(prose, tools):
+        if not action and _mentions_tool(prose, tools):
             return "tool name"
         for holder in () if action else template.placeholders:
             if holder.has("hint") or holder.has("validation"):
