@@ -66,7 +66,7 @@ NEGATED_FAILURE = re.compile(
     r"violations?|findings?|diagnostics?|conflicts?|mismatch(?:es)?|vulnerabilit(?:y|ies))\b"
     r"(?:\s+(?:were\s+|was\s+)?(?:found|detected|reported|occurred|remaining|left|so far))?"
     r"(?:\s*(?:,|and)\s*(?:no|0|zero)\s+\w+(?:\s+\w+)?)*\W*$"
-    r"|^\W*(?:all|every)\s+(?:[a-z-]+\s+){0,2}(?:checks?|tests?|files?)\s+(?:passed|ok|succeeded|are (?:ok|valid|clean))\W*$"
+    r"|^\W*(?:all|every)\s+(?:[\w-]+\s+){0,2}(?:checks?|tests?|files?)\s+(?:passed|ok|succeeded|are (?:ok|valid|clean))\W*$"
     r"|^\W*(?:completed|finished|done|passed|succeeded)\s+(?:with(?:out)?\s+)?(?:no|0|zero|any)?\s*(?:errors?|failures?|issues?|problems?)\W*$"
     r"|^\W*(?:everything|all)\s+(?:is|looks|seems)\s+(?:ok|good|fine|clean|valid)\W*$",
     re.I,
@@ -105,12 +105,10 @@ def prescriptive(prose: str, match: "re.Match") -> bool:
             return False
         if re.match(r"^\s*(?:the\s+)?(?:\w+\s+)?(?:values?|options?|choices?|types?|kinds?|formats?|names?|ids?|modes?|items?)\s*(?:[.;!?]|$)", rest, re.I):
             return False
-    found = CANNOT_BE.search(text)
+    found = CANNOT_BE.match(prose, match.start())
     if found:
-        after = re.match(r"\w+", prose[match.start() + found.start(1):])
-        word = after.group(0) if after else found.group(1)
-        tail = prose[match.start() + found.start(1) + len(word):]
-        if PARTICIPLE.match(word) and not COMPLEMENT.match(tail):
+        tail = prose[found.end():]
+        if PARTICIPLE.match(found.group(1)) and not COMPLEMENT.match(tail):
             return False
     return True
 
@@ -136,7 +134,7 @@ class Statements:
         roles = _alternation(packs, "human-role")
         self.advice = re.compile(DIRECTIVE + r"(?P<verb>" + advice + r")\b", re.I)
         self.escalation = re.compile(
-            DIRECTIVE + r"(?P<verb>" + escalate + r")\s+(?:(?:your|the|an?|our|their|this|that|a)\s+)?(?:[\w-]+\s+){0,3}?"
+            DIRECTIVE + r"(?P<verb>" + escalate + r")\s+(?:(?:your|the|an?|our|their|this|that|a)\s+)?(?:[\w-]+\s+){0,3}"
             r"(?:(?:" + roles + r")\b|[\w.+-]+@[\w-]+\.[\w.]+)",
             re.I,
         )
