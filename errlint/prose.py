@@ -30,7 +30,11 @@ CONCRETE = re.compile(
     r"'[^'\s][^']{0,60}'|\"[^\"\s][^\"]{0,60}\"|\b\d+(?:\.\d+)*\b|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|"
     r"\b[a-z]+[A-Z]\w*\b|\b\w+\.\w+\(|\b\w+\(\)|\b[a-z_]+(?:\.[a-z_]+){1,}\b"
 )
-PRONOUN = re.compile(r"^\s*(?:it|them|this|that|these|those|they)\b", re.I)
+PRONOUN = re.compile(r"^\s*(?:it|them|this|that|these|those|they|the)\b", re.I)
+# A proper noun or product name ("Tesseract", "FastMCP") and a stated constraint ("only letters") name
+# something concrete too.
+NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b)[A-Z][A-Za-z0-9]+\b|\bonly\b")
+NOT_A_VERB = re.compile(r"^\s*(?:must|is|are|was|were|should|has|have|had|can|cannot|could|will|would|failed|=|:)(?!\w)", re.I)
 CLAUSE_END = re.compile(r"[.;!?](?=\s|$)|\s[\u2014\u2013]\s|$")
 # Where a directive can start: a sentence or clause start, after "please"/"then", or after a modal
 # addressed to the reader ("you should", "you may need to").
@@ -85,6 +89,12 @@ def _clause(prose: str, start: int) -> str:
     return prose[start:end.start() if end else len(prose)]
 
 
+def _refers_back(obj: str, before: str) -> bool:
+    """The object repeats a noun of the earlier text ("... from spec {x}. Check package spec ...")."""
+    earlier = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", before)}
+    return any(w.lower() in earlier for w in re.findall(r"[A-Za-z]{4,}", obj))
+
+
 def concrete(text: str) -> bool:
     """True when `text` names a concrete thing (see CONCRETE)."""
     return bool(CONCRETE.search(text))
@@ -101,7 +111,7 @@ def prescriptive(prose: str, match: "re.Match") -> bool:
     text = match.group(0)
     if ONE_OF.search(text):
         rest = prose[match.end():]
-        if not LISTED.match(rest) and not re.match(r"^\s*(?:\w+\s+){0,3}(?:are|is|include|:)", rest):
+        if not LISTED.match(rest) and not re.match(r"^\s*(?:\w+\s*){0,3}(?:\b(?:are|is|include)\b|:)", rest):
             return False
         if re.match(r"^\s*(?:the\s+)?(?:\w+\s+)?(?:values?|options?|choices?|types?|kinds?|formats?|names?|ids?|modes?|items?)\s*(?:[.;!?]|$)", rest, re.I):
             return False
@@ -154,8 +164,13 @@ class Statements:
                 continue  # intransitive, specific, or pointing at logs (AEM503's concern)
             if re.match(r"\s+with\b", obj, re.I):
                 continue  # "check with your admin" hands the reader to a person (the escalation shape)
-            if PRONOUN.match(obj) and concrete(prose[:match.start()]):
-                continue  # "Could not read `a.toml`; check it": the pronoun refers to a concrete thing
+            if prose[match.start("verb"):match.end("verb")].isupper() or NOT_A_VERB.match(obj):
+                continue  # "CHECK must be followed by ...", "confirm must be true": a keyword or a name, not advice
+            if NAMED.search(obj):
+                continue  # "check the Tesseract installation", "make sure it contains only letters"
+            before = prose[:match.start()]
+            if concrete(before) and (PRONOUN.match(obj) or _refers_back(obj, before)):
+                continue  # "Could not read `a.toml`; check it": the object is the thing the message shows
             start = match.start("verb")
             out.append((start, min(match.end("verb") + len(obj.rstrip()), start + 80)))
         return out

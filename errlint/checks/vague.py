@@ -14,6 +14,8 @@ from .signals import Signals, identifiers, signals, value_placeholders  # noqa: 
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error")
 JSONRPC_STANDARD = re.compile(r"^\s*(Parse error|Invalid Request|Method not found|Invalid params|Internal error)\.?\s*$", re.I)
+TEMPLATE_MARKS = re.compile(r"\{\d*\}|\{[a-z_]\w*(?:![rsa])?(?::[^{}]*)?\}|%[-+ #0]*\d*(?:\.\d+)?[sdrifx]")
+PY_LITERAL = re.compile(r"\b(?:None|True|False)\b")
 SHORT_FAILURE = re.compile(r"^\W*(?:[A-Za-z][\w-]*\W+){0,2}(?:failed|error|failure|exception|problem)\W*$", re.I)
 
 
@@ -98,7 +100,7 @@ class GenericFailureMessage(Rule):
                         f'Pass a message, e.g. {message.callee.rsplit(".", 1)[-1]}(f"{operation_hint(message)}: <cause>. <next step>")',
                     )
                 return
-            phrase = self._generic(template, sig, message)
+            phrase = self._generic(template, sig, message, ctx)
             if phrase is None:
                 continue
             yield self.finding(
@@ -108,13 +110,19 @@ class GenericFailureMessage(Rule):
             )
             return
 
-    def _generic(self, template: Template, sig: Signals, message: Optional[Message] = None) -> Optional[str]:
+    def _generic(self, template: Template, sig: Signals, message: Optional[Message] = None, ctx: Optional[FileContext] = None) -> Optional[str]:
         prose = template.prose
         if message is not None and message.sink == "protocol-error" and JSONRPC_STANDARD.match(template.literal):
             return None  # the JSON-RPC spec's own message for the code; `data` carries the detail
         if not template.literal.strip() or mostly_non_english(prose):
             return None
-        hits = sig.generic_hits(prose) or failure_statements(prose)  # listed outcomes, or a failure by its shape
+        hits = sig.generic_hits(prose)
+        if not hits and (message is None or ctx is None or message.profile != "exc" or fixable(message, ctx)):
+            # a failure by its shape; in plain library code only where the caller can fix it (an
+            # internal exception's reader is the calling code, which has the traceback)
+            hits = failure_statements(prose)
+        if hits and TEMPLATE_MARKS.search(template.literal):
+            return None  # "Failed to load {}: {}" with loguru/%-style arguments names its values
         generic_words = set(sig.generic.words)
         words = [w.lower() for w in re.findall(r"[A-Za-z']+", template.literal)]
         content = sig.content_words(template)
@@ -126,7 +134,7 @@ class GenericFailureMessage(Rule):
             return None
         if len(content) >= 3:
             return None
-        if identifiers(template) or value_placeholders(template):
+        if identifiers(template) or value_placeholders(template) or PY_LITERAL.search(template.literal):
             return None
         if content and any(h.has(EXCEPTION) for h in template.placeholders):
             return None  # "Session termination failed: {exc}": the operation and its cause are both there
