@@ -511,3 +511,51 @@ def test_close_shapes_do_not_match(text, shape):
 ])
 def test_status_only(text, expected):
     assert status_only(text) is expected
+
+
+@pytest.mark.parametrize("text", [
+    "Failed; validate the FastMCP version.",  # a named product
+    "Tesseract missing; check Tesseract installation.",
+    "confirm must be set to true to delete a file",  # a parameter name, not a verb
+    "CHECK must be followed by a parenthesized expression",  # an SQL keyword
+    "Cannot determine package name from spec \ue000. Check package spec for errors.",  # points back at the shown spec
+    "Invalid path. Make sure that it contains only letters and hyphens.",  # a stated constraint
+])
+def test_advice_found_on_real_code_that_is_specific(text):
+    assert statements(bundled()).shape("vague-advice", text) == []
+
+
+def test_item8_form_field_validators_library_internals_and_templates_are_not_generic():
+    """WTForms shows a field validator's message beside the field; a library-internal raise is read
+    by code; a loguru template and a None name values."""
+    src = '''
+from loguru import logger
+from wtforms import ValidationError
+class PhoneValidator:
+    def __call__(self, form, field):
+        if not field.data.isdigit():
+            raise ValidationError("Not a valid phone number.")
+def _compile(code):
+    raise SyntaxError("Could not compile code")
+def load(name):
+    try:
+        return fetch(name)
+    except Exception as exc:
+        logger.warning("Failed to load industry {}: {}", name, exc)
+def check(outcome):
+    if outcome.failed:
+        raise RuntimeError("outcome failed but the exception is None")
+'''
+    assert "AEM101" not in codes(src)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Profile \ue000 cannot be handled.", False), ("n cannot be negative (got \ue000).", True),
+    ("--a cannot be combined with --b", True), ("Region \ue000 is not one of the known values", False),
+    ("mode \ue000 is not one of: fast, safe.", True), ("Must provide one of these attributes: \ue000", True),
+])
+def test_prescriptive(text, expected):
+    from errlint.checks.signals import Signals
+
+    found = next(Signals(bundled()).allowed.finditer(text))
+    assert prescriptive(text, found) is expected

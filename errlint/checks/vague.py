@@ -29,6 +29,22 @@ def messageless_matters(message: Message, ctx: FileContext) -> bool:
     return message.profile in ("agent", "cli", "http") or fixable(message, ctx)
 
 
+FIELD_HOOKS = ("process_formdata", "process_data", "pre_validate", "post_validate")
+
+
+def field_scoped(message: Optional[Message]) -> bool:
+    """A form-field validator (WTForms `__call__(form, field)`, `process_formdata`, Django/DRF
+    `validate_<field>`): the framework shows the message beside the field and its value, so the
+    message need not name them."""
+    function = message.context.function if message is not None else None
+    if function is None:
+        return False
+    params = set(function.param_names)
+    return function.name in FIELD_HOOKS or {"form", "field"} <= params or (
+        function.name.startswith("validate_") and message.callee.rsplit(".", 1)[-1] == "ValidationError"
+    )
+
+
 def operation_hint(message: Message) -> str:
     function = message.context.function
     if function is None:
@@ -42,10 +58,12 @@ def operation_hint(message: Message) -> str:
 
 class GenericFailureMessage(Rule):
     """## What it does
-    Flags a message that only says that something failed: after removing generic phrases ("an error
-    occurred", "operation failed", "invalid input", "not found"), stop words and the exception's own
-    text, fewer than three content words remain, and it names no input, value, identifier or next
-    step. An exception raised with no message at all is flagged too.
+    Flags a message that only says that something failed: it states a failure (a generic phrase such
+    as "an error occurred", or a failure by its shape: "<could not|unable to|cannot> <verb>", "not (a)
+    valid <noun>", "<noun> failed", a passive such as "was rejected"), and besides that it names no
+    input, value, identifier, concrete object or next step (fewer than three content words remain).
+    In plain library code a failure shape counts only where the caller can fix the failure. An
+    exception raised with no message at all is flagged too.
 
     ## Why is this bad?
     "Something went wrong" gives an agent nothing to change, so it retries the same call or gives up.
@@ -82,6 +100,7 @@ class GenericFailureMessage(Rule):
     INVALID = (
         "raise RuntimeError('An unexpected error occurred.')\n",
         "raise RuntimeError('AN ERROR OCCURRED.')\n",
+        "import click\n@click.command()\n@click.argument('bundle')\ndef main(bundle):\n    if not bundle.endswith('.zip'):\n        raise click.ClickException('Unable to use this bundle.')\n",
         "def f(x):\n    try:\n        g(x)\n    except OSError as exc:\n        raise RuntimeError(f'An error occurred: {exc}')\n",
         "def f(path):\n    if not path.endswith('.md'):\n        raise ValueError()\n",
         "import requests\ndef push(url, blob):\n    try:\n        requests.post(url, data=blob)\n    except requests.ConnectionError as exc:\n        raise OSError('Upload failed') from exc\n",
@@ -117,7 +136,7 @@ class GenericFailureMessage(Rule):
         if not template.literal.strip() or mostly_non_english(prose):
             return None
         hits = sig.generic_hits(prose)
-        if not hits and (message is None or ctx is None or message.profile != "exc" or fixable(message, ctx)):
+        if not hits and (message is None or ctx is None or message.profile != "exc" or fixable(message, ctx)) and not field_scoped(message):
             # a failure by its shape; in plain library code only where the caller can fix it (an
             # internal exception's reader is the calling code, which has the traceback)
             hits = failure_statements(prose)
