@@ -30,7 +30,7 @@ CONCRETE = re.compile(
     r"'[^'\s][^']{0,60}'|\"[^\"\s][^\"]{0,60}\"|\b\d+(?:\.\d+)*\b|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|"
     r"\b[a-z]+[A-Z]\w*\b|\b\w+\.\w+\(|\b\w+\(\)|\b[a-z_]+(?:\.[a-z_]+){1,}\b"
 )
-PRONOUN = re.compile(r"^\s*(?:it|them|this|that|these|those|they|the)\b", re.I)
+PRONOUN = re.compile(r"^\s*(?:it|its|them|their|this|that|these|those|they|the)\b", re.I)
 # A proper noun or product name ("Tesseract", "FastMCP") and a stated constraint ("only letters") name
 # something concrete too.
 NAMED = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b)[A-Z][A-Za-z0-9]+\b|\bonly\b")
