@@ -559,3 +559,20 @@ def test_prescriptive(text, expected):
 
     found = next(Signals(bundled()).allowed.finditer(text))
     assert prescriptive(text, found) is expected
+
+
+def test_item10_escalation_with_do_not_retry_is_a_step_where_only_a_person_can_act():
+    """'Do not retry' alone is no step, but with 'contact your administrator' on an error the caller
+    cannot fix (a server-side key) the message prescribes what to do: no AEM201, and no AEM501."""
+    src = '''
+import os
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+mcp = FastMCP("t")
+@mcp.tool()
+def sync(project_id: str) -> str:
+    if not os.environ.get("TRACKER_API_KEY"):
+        raise ToolError("The tracker key is not configured on the server. Do not retry; contact your administrator.")
+    return project_id
+'''
+    assert exact(src) == []

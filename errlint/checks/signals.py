@@ -10,7 +10,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 from ..model import BOUNDED, EXCEPTION, PLACEHOLDER_MARK, Placeholder, Template
 from ..packs import Lexicon, Packs
-from ..prose import negated_retry, prescriptive
+from ..prose import negated_retry, prescriptive, statements
 
 NOT_A_VERB_NEXT = (
     r"(?!'s\b|\s+(?:of|failed|fails|is|was|were|are|has|have|had|not|error|errors|timed|returned|aborted|succeeded|"
@@ -52,6 +52,7 @@ class Signals:
         self.retry: Lexicon = packs.lexicon("retry-statement")
         self.code: Lexicon = packs.lexicon("code")
         self.generic: Lexicon = packs.lexicon("generic-outcome")
+        self.statements = statements(packs)
 
     def next_step(self, template: Template, tools: Iterable[str] = (), prose: Optional[str] = None, action: bool = False) -> Optional[str]:
         """The first next-step signal in the template (design/rules.md section 5), or None.
@@ -74,6 +75,8 @@ class Signals:
         for found in self.retry.finditer(prose):
             if not negated_retry(found.group(0)):  # "do not retry" is a step only together with a fix
                 return found.group(0)
+        if not action and self.statements.escalations(prose):
+            return "escalation"  # "contact your administrator" prescribes a step (AEM501 judges whether it fits)
         found = YOU_CAN.search(prose)
         if found:
             return found.group(0)
