@@ -222,7 +222,7 @@ def search(q: str) -> str:
 
 
 def test_item9_escalation_as_alternative_or_for_auth_is_not_flagged():
-    """A person offered beside a step the caller can take, and an auth failure only a person can solve, get no AEM501."""
+    """A person offered beside a step the caller can take, and an auth failure only a person can solve, get no AEM501 (and the directive to a person is the auth message's step, so no AEM201)."""
     src = '''
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
@@ -236,7 +236,7 @@ def page(rows: list, page_size: int) -> list:
     except PermissionError:
         raise ToolError("Your role cannot read these rows; contact your administrator.")
 '''
-    assert at(src) == [(12, 'AEM201')]
+    assert at(src) == []
 
 
 def test_item9_stop_mid_sentence_fastmcp():
