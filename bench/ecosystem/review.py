@@ -141,7 +141,7 @@ def write_measured(rows: List[dict], findings: List[dict]) -> None:
     ]
     for r in rows:
         prec = "None" if r["precision"] is None else f"{r['precision']:.3f}"
-        lines.append(f"    {r['code']!r}: {{\"findings\": {r['findings']}, \"agreed\": {r['agreed']}, \"tp\": {r['tp']}, "
+        lines.append(f"    {r['code']!r}: {{\"findings\": {r['findings']}, \"judged\": {r['judged']}, \"agreed\": {r['agreed']}, \"tp\": {r['tp']}, "
                      f"\"precision\": {prec}, \"low\": {r['low']:.3f}, \"high\": {r['high']:.3f}, "
                      f"\"status\": {r['status']!r}}},")
     lines.append("}")
