@@ -201,7 +201,9 @@ class Walker:
         """Update the reaching definitions after `stmt`, which bound the names in `bound`: a plain
         `name = value` (or `name += value` after one) reaches the statements after it; any other
         binding hides every earlier one."""
-        prior = self.reaching_now()
+        added = isinstance(stmt, cst.AugAssign) and isinstance(stmt.operator, cst.AddAssign) and isinstance(stmt.target, cst.Name)
+        # only `name += value` needs the definition it extends (the innermost block's wins)
+        prior = next((d[stmt.target.value] for d in reversed(self.reaching) if stmt.target.value in d), None) if added else None
         for d in self.reaching:
             for name in bound:
                 d.pop(name, None)
@@ -209,10 +211,8 @@ class Walker:
             defs[stmt.targets[0].target.value] = (stmt.value, ())
         elif isinstance(stmt, cst.AnnAssign) and stmt.value is not None and isinstance(stmt.target, cst.Name):
             defs[stmt.target.value] = (stmt.value, ())
-        elif isinstance(stmt, cst.AugAssign) and isinstance(stmt.operator, cst.AddAssign) and isinstance(stmt.target, cst.Name):
-            name = stmt.target.value
-            if name in prior:
-                defs[name] = (prior[name][0], prior[name][1] + (stmt.value,))
+        elif prior is not None:
+            defs[stmt.target.value] = (prior[0], prior[1] + (stmt.value,))
 
     def reaching_now(self) -> Reaching:
         merged: Reaching = {}
