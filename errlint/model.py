@@ -280,6 +280,7 @@ class Handler:
     try_calls: Tuple[str, ...] = ()
     try_reads: FrozenSet[str] = frozenset()
     node: Any = field(default=None, repr=False)
+    try_call_nodes: Tuple[Tuple[str, Any], ...] = field(default=(), repr=False)  # (callee, call) in the `try`
 
 
 @dataclass(frozen=True, eq=False)
@@ -331,6 +332,9 @@ class Message:
     context: Context = field(default_factory=Context)
     extra: dict = field(default_factory=dict)
     scope: Any = field(default=None, repr=False)
+    # Models computed once per message and read by the rules (see extract/provenance.py, guards.py)
+    provenance: Any = field(default=None, repr=False)
+    guard_facts: Any = field(default=None, repr=False)
 
     @property
     def template(self) -> Optional[Template]:

@@ -66,11 +66,10 @@ class FileContext:
 
     def guard(self, message: Message) -> GuardFacts:
         """Guard facts of a message, computed once."""
-        key = id(message)
-        found = self._guards.get(key)
+        found = message.guard_facts
         if found is None:
             found = guard_facts(message, lambda name: self.resolve(message, name))
-            self._guards[key] = found
+            message.guard_facts = found
         return found
 
     def resolve(self, message: Message, name: str) -> Optional[cst.CSTNode]:
@@ -85,7 +84,7 @@ class FileContext:
         if scope is None:
             return None
         binding = scope.first(name)
-        if binding is not None and binding.kind in ("assign", "loop", "other") and binding.value is not None:
+        if binding is not None and binding.kind in ("assign", "loop", "other", "with") and binding.value is not None:
             return binding.value
         return scope.value(name)
 
@@ -188,12 +187,20 @@ def internal_fault(message: Message) -> bool:
 
 def internal_signal(message: Message, ctx: "FileContext") -> bool:
     """A library raising its own exception as a signal, not as a message for a reader: plain code
-    (the exc profile) raising a private class (`_ArityError`) or one the project catches by name
-    (the handler then shows its own text, or none)."""
+    (the exc profile) raising a private class (`_ArityError`), one the project catches by name
+    (the handler then shows its own text, or none), or one the enclosing `try` itself catches."""
+    if caught_locally(message):
+        return True
     if message.profile != "exc" or message.sink != "raise":
         return False
     cls = message.callee.rsplit(".", 1)[-1]
     return bool(cls) and (cls.startswith("_") or cls in ctx.caught)
+
+
+def caught_locally(message: Message) -> bool:
+    """A raise of a class the enclosing `try` catches by name: control flow, never read as a message."""
+    cls = message.callee.rsplit(".", 1)[-1]
+    return message.sink == "raise" and bool(cls) and cls in {t.rsplit(".", 1)[-1] for t in message.context.catching}
 
 
 def translator(message: Message) -> bool:

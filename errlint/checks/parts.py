@@ -11,9 +11,11 @@ from ..extract.context import (
     is_id_param,
     is_transient,
     is_unbounded_param,
-    param_derived,
     tested_params,
 )
+from ..extract.guards import deny_stated, parse_form_stated
+from ..extract.provenance import provenance
+from ..extract.value_sets import describe as describe_set
 from ..fixes import append_edit, insert_in_fstring
 from ..model import COLLECTION, EXCEPTION, HINT, RELAYED, RETRY_AFTER, TRACEBACK, Applicability, Edit, Finding, Fix, Level, Message, Template
 from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, complete_templates, internal_fault, internal_signal, later_lines, quote, traceback_attached, translator
@@ -245,22 +247,23 @@ class MissingValueEcho(PartRule):
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         function = message.context.function
-        if function is None or function.role == "validator" or message.extra.get("silent"):
+        if function is not None and function.role == "validator" or message.extra.get("silent"):
             return
         facts = ctx.guard(message)
         if not facts.has_guard or facts.statuses:
             return
         checked = set(facts.value_subjects)
-        if function.role in ("tool", "lowlevel"):
+        if function is not None and function.role in ("tool", "lowlevel"):
             checked |= set(facts.zero_bounds)  # `amount <= 0` on a tool argument: show what the agent sent
-        names = param_derived(function, lambda n: ctx.origin(message, n), checked)
+        names = provenance(message).inputs(checked)
         names = {n for n in names if not n.isupper() and not _secret(n) and n not in CONTEXT_OBJECTS and not is_flag(function, n)}
         if facts.type_check and facts.emptiness and not (facts.memberships or facts.bounds or facts.formats or facts.patterns or facts.equalities):
             return  # `not isinstance(p, str) or not p`: "must be a non-empty string" says it all
         if not names:
             return
+        shown = names | provenance(message).ancestors(names)  # the value it was computed from shows it too
         for template in complete_templates(message):
-            if any(interpolates(template, n) for n in names):
+            if any(interpolates(template, n) for n in shown):
                 continue
             if any(v and _contains(template, v) for _, v in facts.equalities):
                 continue
@@ -288,7 +291,7 @@ class MissingValueEcho(PartRule):
                 return
             hint = f"name the offending entries or `len({name})`" if unbounded else f"append \" (got {{{name}!r:.{width}}})\""
             fix = None
-            if not unbounded and len(message.templates) == 1 and name in function.param_names:
+            if not unbounded and len(message.templates) == 1 and function is not None and name in function.param_names:
                 edits = insert_in_fstring(template, ctx.code, f" (got {{{name}!r:.{width}}})")
                 if edits:
                     fix = Fix(Applicability.UNSAFE, f"Append the rejected value of `{name}`", tuple(edits))
@@ -393,11 +396,13 @@ class MissingInputName(PartRule):
 
 class MissingAllowedValues(PartRule):
     """## What it does
-    Flags a message raised when a value is not in a literal set, fails a numeric range, a regular
-    expression or a prefix/suffix check, when the message neither lists the allowed values (at least
-    one), nor interpolates the collection or bound, nor gives an example or a tool that lists them.
-    Dynamic collections (database or API results) and collections longer than `max-listed-values` are
-    left to AEM205 and AEM405.
+    Flags a message raised when a value is not in a closed set (a literal, an enum, a constant, a
+    configured allow-list such as `SETTINGS["themes"]`), fails a range or a bound (`right >
+    image.width`), a regular expression, a prefix/suffix check, a deny rule (`".." in path`) or a
+    parser in a validating `try` (`int(x)`, `json.loads(x)`, `Decimal(x)`), when the message neither
+    lists the allowed values (at least one), nor interpolates the collection or bound, nor gives an
+    example or a tool that lists them. Open sets (records from storage or an API) and collections
+    longer than `max-listed-values` are left to AEM205 and AEM405.
 
     ## Why is this bad?
     The agent cannot guess the accepted values; naming them turns a retry loop into one correct call.
@@ -448,20 +453,22 @@ class MissingAllowedValues(PartRule):
         if not facts.has_guard:
             return
         function = message.context.function
-        derived = param_derived(function, lambda n: ctx.origin(message, n), facts.subjects | facts.value_subjects)
+        derived = provenance(message).inputs(facts.subjects | facts.value_subjects)
         if not derived:
             return  # the object's own state, not a value the caller passed
         limit = self.options["max-listed-values"]
         choices = [v for m in facts.memberships if m.allowed and m.values and _root(m.subject) in derived for v in m.values]
-        dynamic = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived]
-        formats = [f for f in facts.formats if f[3] and _root(f[0]) in derived]
+        dynamic = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived and not m.closed]
+        closed = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived and m.closed]
+        formats = [f for f in facts.formats if (f[3] or f[2]) and _root(f[0]) in derived]  # required forms and deny rules
+        formats += [(subject, "parse", (form,), True) for subject, form, _ in facts.parse_forms if _root(subject) in derived]
         patterns = [p for p in facts.patterns if p[2] and _root(p[0]) in derived]
         ranges = [b for b in facts.bounds if _root(b[0]) in derived]
         if len(choices) > limit:
             choices = []
-        if not (choices or formats or patterns or ranges or facts.enum_lookup):
+        if not (choices or formats or patterns or ranges or closed or facts.enum_lookup):
             return
-        if dynamic and not choices and not ranges:
+        if dynamic and not choices and not ranges and not closed:
             return
         sig = signals(ctx)
         for template in complete_templates(message):
@@ -498,9 +505,13 @@ class MissingAllowedValues(PartRule):
         literal = template.literal
         if choices and any(_contains(template, c) or c and len(c) > 2 and c.lower() in literal.lower() or c in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[c]}\b", literal, re.I) for c in choices):
             return True
-        for _, _, lits, _ in formats:
+        for subject, method, lits, required in formats:
+            if method == "parse" and parse_form_stated(template, facts, subject, prose, sig):
+                return True
             if lits and any(lit.strip() and lit.strip().lower() in literal.lower() for lit in lits):
                 return True
+            if lits and not required and deny_stated(template, lits):
+                return True  # a deny rule stated in words ("cannot contain single quotes")
             if not lits and sig.allowed_clause(template):
                 return True
         if patterns and (EXAMPLE_TEXT.search(prose) or sig.allowed_clause(template)):
@@ -521,12 +532,20 @@ class MissingAllowedValues(PartRule):
         if choices:
             listed = ", ".join(dict.fromkeys(choices))
             return f"one of: {quote(listed, 60)}", f"Append the choices: \"; expected one of: {quote(listed, 80)}\"."
+        closed = [m for m in facts.memberships if m.allowed and m.closed and m.values is None and m.node is not None]
+        if closed and not (ranges or formats or patterns):
+            shown = describe_set(closed[0].node)
+            return f"one of the values of {quote(shown, 40)}", f"Interpolate them at run time, e.g. f\"; expected one of: {{', '.join(sorted({shown}))}}\"."
         if ranges:
             subject, op, bound = ranges[0]
             shown = bound or "the bound"
             return f"{subject} {op} {shown}", f"State the accepted range, e.g. \"{subject} must be {_inverse(op)} {shown}\"."
         if formats:
-            subject, method, lits, _ = formats[0]
+            subject, method, lits, required = formats[0]
+            if method == "parse":
+                return f"{subject} must be {lits[0]}", f"Say the accepted form of {subject} ({lits[0]}) and give an example value."
+            if not required:
+                return f"{subject} must not {_verb(method)} {' or '.join(lits)}", f"Say what {subject} may not {_verb(method)}, e.g. \"{subject} must not {_verb(method)} {' or '.join(repr(x) for x in lits)}\"."
             if lits:
                 return f"{subject} must {_verb(method)} {' or '.join(lits)}", f"Say the required form, e.g. \"{subject} must {_verb(method)} {' or '.join(repr(x) for x in lits)}\"."
             return f"{subject} must pass {method}()", f"Say the accepted form of {subject} and give an example."
@@ -619,7 +638,8 @@ class MissingValueSource(PartRule):
         if not listing or function is None or not (function.role == "tool" or function.reachable_from_tool):
             return
         facts = ctx.guard(message)
-        id_params = [p for p in tested_params(message, facts) if is_id_param(p)]
+        open_sets = {_root(m.subject) for m in facts.memberships if m.allowed and m.closed is False}  # records, not a fixed list
+        id_params = [p for p in tested_params(message, facts) if is_id_param(p) or p in open_sets]
         for template in complete_templates(message):
             if not (id_params or NOT_FOUND_TEXT.search(template.prose)):
                 continue

@@ -4,11 +4,12 @@ from __future__ import annotations
 import re
 from typing import Iterable, List, Optional
 
-from ..extract.context import caller_fixable, param_derived
+from ..extract.context import caller_fixable
+from ..extract.provenance import provenance
 from ..fixes import replace_with_fbody
 from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import PackError, PhraseRuleSpec
-from .base import FileContext, Rule, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
+from .base import FileContext, Rule, caught_locally, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
 from .inputs import first_failing_input
 from .no_message import control_flow, without_text
 from .signals import Signals, identifiers, value_placeholders
@@ -85,13 +86,14 @@ def parses_caller_input(message: Message, ctx: FileContext) -> bool:
     calls = [c for c in handler.try_calls if c]
     if not calls or not any(PARSE_CALLS.match(c) for c in calls) or not all(PARSE_CALLS.match(c) or HARMLESS_CALLS.search(c) for c in calls):
         return False
-    return bool(param_derived(message.context.function, lambda name: ctx.origin(message, name), set(handler.try_reads)))
+    return bool(provenance(message).inputs(set(handler.try_reads)))
 
 
 def messageless_matters(message: Message, ctx: FileContext) -> bool:
     """An error without a message (see `no_message`) is a defect in agent/CLI/HTTP code, or where the
-    caller could fix the failure; bare control-flow exceptions (EOFError, KeyError, ...) are signals."""
-    if not without_text(message) or control_flow(message):
+    caller could fix the failure; bare control-flow exceptions (EOFError, KeyError, ...) and a raise
+    the enclosing `try` catches by name are signals."""
+    if not without_text(message) or control_flow(message) or caught_locally(message):
         return False
     return message.profile in ("agent", "cli", "http") or fixable(message, ctx)
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
 from ..model import FunctionInfo, Message
 from . import nodes
+from . import guards, value_sets
+from .provenance import provenance
 from .templates import UNBOUNDED_ANNOTATION, is_secret_name, snake
 
 TRANSIENT_TYPES = re.compile(
@@ -37,6 +39,8 @@ class Membership:
     values: Optional[Tuple[str, ...]]
     dynamic: bool = False
     allowed: bool = True
+    closed: Optional[bool] = None  # closed (an enum, constant, allow-list) or open (records): value_sets.py
+    node: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -60,6 +64,8 @@ class GuardFacts:
     enum_lookup: bool = False
     has_guard: bool = False
     keys: Dict[str, List[str]] = field(default_factory=dict)  # `args["amount"]`, `args.get("amount")`: args -> [amount]
+    parse_forms: List[Tuple[str, str, str]] = field(default_factory=list)  # (subject, form, words) of a validating try
+    expr_bounds: Set[str] = field(default_factory=set)  # bound labels that are expressions (`image.width`)
 
 
 
@@ -71,7 +77,14 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
     """
     facts = GuardFacts()
     context = message.context
-    for guard in context.guards:
+    is_enum = _enum_test(message)
+    parsed = guards.parse_guard(message, is_enum)
+    if parsed is not None:
+        _parse_facts(parsed, facts)
+        caught = context.handlers[0].name
+        if caught and any(n.split(".", 1)[0] == caught for t in message.templates for h in t.placeholders for n in h.names):
+            facts.value_subjects.discard(parsed.subject)  # the parser's own text ("invalid literal ... 'x'") shows it
+    for guard in context.guards if parsed is None else ():
         if guard.kind == "fallthrough":
             facts.has_guard = True
             facts.subjects.add(guard.subject.split(".", 1)[0])
@@ -88,7 +101,53 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
         for t in handler.types:
             if t.endswith(("ValueError",)) and any(c.split(".")[-1][:1].isupper() for c in handler.try_calls):
                 facts.enum_lookup = facts.enum_lookup or any(_is_enum_call(c) for c in handler.try_calls)
+    for m in facts.memberships:
+        if m.closed is None:
+            m.closed = True if m.values is not None else value_sets.closed_set(m.node, resolve, is_enum)
     return facts
+
+
+def _enum_test(message: Message) -> Callable[[str], bool]:
+    """Is `name` an enum class here: a class deriving from an Enum in this file, or named like one."""
+    scope = message.scope
+
+    def is_enum(name: str) -> bool:
+        if not name or not name[:1].isupper():
+            return False
+        for binding in scope.lookup(name) if scope is not None else ():
+            if binding.kind == "class" and isinstance(binding.value, cst.ClassDef):
+                return any("Enum" in nodes.dotted(b.value) or "Choices" in nodes.dotted(b.value) for b in binding.value.bases)
+        return bool(value_sets.ENUM_NAME.search(name))
+
+    return is_enum
+
+
+def _parse_facts(parsed: "guards.ParseGuard", facts: GuardFacts) -> None:
+    facts.has_guard = True
+    facts.subjects.add(parsed.subject)
+    facts.names.add(parsed.subject)
+    facts.value_subjects.add(parsed.subject)
+    if parsed.enum:
+        facts.enum_lookup = True
+        facts.memberships.append(Membership(parsed.subject, parsed.enum, None, True, True, True))
+    elif parsed.form:
+        facts.parse_forms.append((parsed.subject, parsed.form, parsed.words))
+
+
+def _lookup_membership(lookup, facts: GuardFacts, resolve) -> bool:
+    """`TABLE.get(key) is None` (directly or through a local): `key` was not in `TABLE`."""
+    key, collection = lookup
+    subject = _subject(key)
+    if not subject or isinstance(key, (cst.SimpleString, cst.Integer)):
+        return False  # `kwargs.get("value") is None`: a required entry is missing, an emptiness check
+    facts.subjects.add(subject)
+    facts.value_subjects.add(subject)
+    if collection is None:  # `find_user(user_id) is None`: a record looked up in storage
+        facts.memberships.append(Membership(subject, "", None, True, True, False))
+        return True
+    values, dynamic = _collection_values(collection, resolve)
+    facts.memberships.append(Membership(subject, value_sets.collection_name(collection) or nodes.dotted(collection), values, dynamic, True, node=collection))
+    return True
 
 
 def _else_chain(guards, innermost, resolve) -> list:
@@ -136,7 +195,10 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
             stack.extend([(node.left, neg, side), (node.right, neg, side)])
         elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
             inner = node.expression
-            if isinstance(inner, (cst.Name, cst.Attribute, cst.Subscript)) and not neg:
+            lookup = guards.lookup_of(inner, resolve) if isinstance(inner, cst.Name) and not neg else None
+            if lookup is not None and _lookup_membership(lookup, facts, resolve):
+                pass
+            elif isinstance(inner, (cst.Name, cst.Attribute, cst.Subscript)) and not neg:
                 facts.emptiness = True
                 facts.subjects.add(nodes.root_name(inner))
             elif isinstance(inner, cst.Call) and nodes.last_name(inner.func) == "strip" and not neg:
@@ -201,6 +263,12 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             facts.subjects.add(subject if nodes.string_value(left) is None else _subject(right))
             left = right
             continue
+        if guards.outcome_read(left) and not isinstance(op, (cst.Equal, cst.NotEqual)):
+            # `proc.returncode not in (0, 1)`, `resp.status_code >= 400`: the world's answer, not an input
+            facts.subjects.add(subject)
+            facts.statuses.update(v for v in (nodes.int_value(x) for x in _elements(right)) if v is not None and 100 <= v <= 599)
+            left = right
+            continue
         if isinstance(op, (cst.In, cst.NotIn)):
             fails_outside = isinstance(op, cst.NotIn) != neg
             if isinstance(left, cst.SimpleString) and nodes.literal_values(right) is None:
@@ -215,20 +283,14 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             name = nodes.dotted(right)
             if isinstance(right, cst.Attribute) and right.attr.value == "__members__":
                 facts.enum_lookup = True
-            facts.memberships.append(Membership(_subject(left), name, values, dynamic, fails_outside))
+            facts.memberships.append(Membership(_subject(left), name or value_sets.collection_name(right), values, dynamic, fails_outside, node=right))
             facts.subjects.add(_subject(left))
             if fails_outside:
                 facts.value_subjects.add(_subject(left))
         elif isinstance(op, (cst.Is, cst.IsNot)) and nodes.dotted(right) == "None":
-            if isinstance(left, cst.Call) and nodes.last_name(left.func) == "get":
-                arg = nodes.call_arg(left, 0)
-                if arg is not None:
-                    facts.subjects.add(_subject(arg))
-                    collection = left.func.value if isinstance(left.func, cst.Attribute) else None
-                    if collection is not None:
-                        values, dynamic = _collection_values(collection, resolve)
-                        facts.memberships.append(Membership(_subject(arg), nodes.dotted(collection), values, dynamic, True))
-                        facts.value_subjects.add(_subject(arg))
+            lookup = guards.lookup_of(left, resolve) if isinstance(left, (cst.Call, cst.Name)) else None
+            if lookup is not None and _lookup_membership(lookup, facts, resolve):
+                pass
             else:
                 facts.emptiness = True
                 facts.subjects.add(subject)
@@ -236,6 +298,8 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             status = nodes.int_value(right)
             if status is not None and 100 <= status <= 599 and re.search(r"status|code", nodes.last_name(left) or "", re.I):
                 facts.statuses.add(status)
+            elif guards.outcome_read(left):
+                facts.subjects.add(subject)  # `result.returncode != 0`: an outcome, no allowed value to state
             elif nodes.string_value(right) == "" or status == 0 and _is_len(left):
                 facts.emptiness = True
                 facts.subjects.add(subject)
@@ -270,6 +334,10 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             if not label:
                 # comparing two inputs (`free < needed`): no fixed bound to state, but both values matter
                 facts.value_subjects.update({subject, _subject(bound)} - {""})
+                label = guards.bound_label(bound)
+                if label:  # `right > image.width`, `n > len(items)`: the bound is an expression
+                    facts.bounds.append((subject, _op_text(op) if not flipped else _flip(_op_text(op)), label))
+                    facts.expr_bounds.add(label)
                 left = right
                 continue
             op_text = _op_text(op) if not flipped else _flip(_op_text(op))
@@ -305,6 +373,8 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
                 lits.append(value)
             else:
                 more = nodes.literal_values(arg)
+                if more is None and isinstance(arg, cst.Name):  # `name.startswith(RESERVED_PREFIXES)`
+                    more, _ = _collection_values(arg, resolve)
                 if more:
                     lits.extend(more)
         facts.formats.append((_subject(node.func.value), last, tuple(lits), neg))
@@ -322,20 +392,62 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
             facts.subjects.add(_subject(args[0]))
             if neg:
                 facts.value_subjects.add(_subject(args[0]))
-    elif last in ("all", "any") and args and isinstance(args[0], cst.GeneratorExp):
-        gen = args[0]
-        if isinstance(gen.elt, cst.Comparison):
-            for comp in gen.elt.comparisons:
-                if isinstance(comp.operator, (cst.In, cst.NotIn)):
-                    facts.subjects.add(_subject(comp.comparator))
-                    facts.value_subjects.add(_subject(comp.comparator))
-                    values, dynamic = _collection_values(gen.for_in.iter, resolve)
-                    facts.memberships.append(Membership(_subject(comp.comparator), nodes.dotted(gen.for_in.iter), values, dynamic, True))
-        facts.subjects.add(_subject(gen.for_in.iter))
+    elif guards.quantified(node) is not None:
+        _quantifier(node, facts, neg, resolve)
     elif last in ("exists", "is_file", "is_dir", "isfile", "isdir", "access"):
         facts.subjects.add(_subject(args[0]) if args else _subject(node.func))
     else:
         facts.subjects.add(_subject(node))
+
+
+def _elements(node: cst.CSTNode) -> List[cst.CSTNode]:
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return [e.value for e in node.elements]
+    return [node]
+
+
+def _quantifier(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str], Optional[cst.CSTNode]]) -> None:
+    """`any(...)`/`all(...)` over a generator: the element's test, with the loop target read as the
+    iterated collection (`not all(t.isidentifier() for t in tags)` tests `tags`)."""
+    gen, iterated, targets = guards.quantified(node)
+    elt = gen.elt
+    facts.subjects.add(iterated)
+    if isinstance(elt, cst.Comparison) and len(elt.comparisons) == 1 and isinstance(elt.comparisons[0].operator, (cst.In, cst.NotIn)) \
+            and _subject(elt.left) in targets and _subject(elt.comparisons[0].comparator) not in targets:
+        # `any(b in name for b in BAD)` / `all(k in data for k in REQUIRED)`: fixed entries against the input
+        comp = elt.comparisons[0]
+        subject = _subject(comp.comparator)
+        values, dynamic = _collection_values(gen.for_in.iter, resolve)
+        facts.subjects.add(subject)
+        if isinstance(comp.operator, cst.In) != neg and values:
+            facts.formats.append((subject, "contains", tuple(values), False))  # a deny rule
+            return
+        facts.value_subjects.add(subject)
+        facts.memberships.append(Membership(subject, nodes.dotted(gen.for_in.iter), values, dynamic, True, node=gen.for_in.iter))
+        return
+    inner = GuardFacts()
+    _analyse(elt, inner, resolve, neg)
+
+    def mapped(name: str) -> str:
+        return iterated if name.split(".", 1)[0] in targets else name
+
+    facts.names |= {mapped(n) for n in inner.names}
+    facts.subjects |= {mapped(n) for n in inner.subjects}
+    facts.value_subjects |= {mapped(n) for n in inner.value_subjects}
+    facts.counted |= {mapped(n) for n in inner.counted}
+    facts.zero_bounds += [mapped(n) for n in inner.zero_bounds]
+    for m in inner.memberships:
+        m.subject = mapped(m.subject)
+    facts.memberships += inner.memberships
+    facts.bounds += [(mapped(a), op, b) for a, op, b in inner.bounds]
+    facts.bound_values += inner.bound_values
+    facts.expr_bounds |= inner.expr_bounds
+    facts.patterns += [(mapped(a), p, m) for a, p, m in inner.patterns]
+    facts.formats += [(mapped(a), m, lits, r) for a, m, lits, r in inner.formats]
+    facts.equalities += [(mapped(a), lit) for a, lit in inner.equalities]
+    facts.emptiness = facts.emptiness or inner.emptiness
+    facts.type_check = facts.type_check or inner.type_check
+    facts.enum_lookup = facts.enum_lookup or inner.enum_lookup
 
 
 def _collection_values(node: cst.CSTNode, resolve: Callable[[str], Optional[cst.CSTNode]]) -> Tuple[Optional[Tuple[str, ...]], bool]:
@@ -414,22 +526,19 @@ def caller_fixable(message: Message, facts: GuardFacts, resolve_local: Callable[
     and not for messages built in an exception's own constructor).
     """
     function = message.context.function
-    if function is None:
-        return False
-    if function.role == "validator":
+    if function is not None and function.role == "validator":
         return True
-    if facts.has_guard and param_derived(function, resolve_local, facts.subjects or facts.names):
+    source = provenance(message, outcomes=True)
+    if facts.has_guard and source.inputs(facts.subjects or facts.names):
         return True
     for handler in message.context.handlers[:1]:
-        if handler.try_reads & set(function.param_names):
+        if source.inputs(handler.try_reads):
             return True
-        if param_derived(function, resolve_local, set(handler.try_reads)):
-            return True
-    if strict or message.extra.get("constructor") or not ARGUMENT_ERROR.search(message.callee.rsplit(".", 1)[-1]):
+    if function is None or strict or message.extra.get("constructor") or not ARGUMENT_ERROR.search(message.callee.rsplit(".", 1)[-1]):
         return False
     # a ValueError/TypeError/KeyError about an argument: the message echoes the caller's value
     echoed = {name.split(".", 1)[0] for t in message.templates for h in t.placeholders for name in h.names}
-    return bool(param_derived(function, resolve_local, echoed - {"self", "cls"}))
+    return bool(source.inputs(echoed - {"self", "cls"}))
 
 
 def is_transient(message: Message, facts: GuardFacts) -> bool:

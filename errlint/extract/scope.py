@@ -19,7 +19,7 @@ from ..model import Param
 
 @dataclass(eq=False)
 class Binding:
-    """One binding of a name: `kind` is assign, aug, param, except, loop, import, def, class or other."""
+    """One binding of a name: `kind` is assign, aug, param, except, loop, with, import, def, class or other."""
 
     kind: str
     value: Optional[cst.CSTNode] = None

@@ -15,6 +15,7 @@ import libcst as cst
 
 from ..model import Context, FunctionInfo, Guard, Handler, Message, Param, Template, ToolInfo
 from . import exception_templates, framework_sinks, nodes
+from .guards import early_exit
 from .scope import Binding, Reaching, ReachingScope, Scope
 from .sinks import (
     ARG_MESSAGE_KEYWORDS,
@@ -83,6 +84,7 @@ class _TryCollector:
     # what the try body's calls operate on (first argument, the object of a method call): the path an
     # OSError caught here names in its text (`open(p)`, `p.read_text()`)
     operands: List[cst.CSTNode] = field(default_factory=list)
+    nodes: List[Tuple[str, cst.Call]] = field(default_factory=list)
 
 
 class Walker:
@@ -181,6 +183,9 @@ class Walker:
             pushed = 0
             for subject, values in chains.items():
                 self.guards.append(Guard("fallthrough", subject=subject, values=tuple(values)))
+                pushed += 1
+            if early_exit(flat[i - 1] if i else None) and not chains:  # `if ok(x): return ...` then the sink
+                self.guards.append(Guard("if", test=flat[i - 1].test, negated=True))
                 pushed += 1
             scope, mark = self.scope, len(self.scope.order)
             try:
@@ -414,7 +419,7 @@ class Walker:
             self.scan(item.item)
             if item.asname is not None:
                 for name in _target_names(item.asname.name):
-                    self.scope.bind(name, Binding("other", item.item))
+                    self.scope.bind(name, Binding("with", item.item))
         self.body_of(stmt)
 
     def st_Try(self, stmt: cst.Try) -> None:
@@ -462,7 +467,7 @@ class Walker:
             name = handler.name.name.value
             caught = types + (("raise_for_status",) if any(c.endswith("raise_for_status") for c in collector.calls) else ())
             self.scope.bind(name, Binding("except", caught=caught, tried=tuple(collector.operands)))
-        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler)
+        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes))
         self.handlers.append(info)
         before = len(self.raw)
         try:
@@ -595,6 +600,7 @@ class Walker:
             operands = [n for n in (first, func.value if isinstance(func, cst.Attribute) else None) if n is not None]
             for collector in self.collectors:
                 collector.calls.append(callee or nodes.last_name(func))
+                collector.nodes.append((callee or nodes.dotted(func), call))
                 collector.reads |= reads
                 if len(collector.operands) < MAX_TRY_OPERANDS:
                     collector.operands.extend(operands)

@@ -1,0 +1,212 @@
+"""Guard forms beyond a plain `if` comparison, taken apart into `GuardFacts`.
+
+- A validating `try`/`except` is a guard: `try: Decimal(text) except InvalidOperation:` checks that
+  `text` is in the parser's form (an integer, a decimal number, JSON, a date, an enum member). The
+  handler's sink then owes the reader the same echo, input name and allowed form as under an `if`.
+- A lookup through a local, `v = TABLE.get(key); if v is None:`, tests `key` against `TABLE`.
+- A bound that is an expression (`right > image.width`, `n > len(items)`) is a bound all the same.
+- Quantifiers (`any(b in name for b in BAD)`, `not all(p.isdigit() for p in parts)`) test each
+  element of the collection: the collection is the subject.
+- A deny rule (`".." in path`, `name.startswith(RESERVED)`) states a form by its complement.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Optional, Tuple
+
+import libcst as cst
+
+from ..model import EXCEPTION
+from . import nodes
+from .provenance import is_outcome
+
+# Parsers and the form they check: (callee pattern, form, words that state the form in a message).
+PARSE_FORMS: Tuple[Tuple[re.Pattern, str, str], ...] = tuple(
+    (re.compile(pattern), form, words)
+    for pattern, form, words in (
+        (r"^(builtins\.)?int$", "an integer", r"integer|whole number|number|numeric|digits|int"),
+        (r"^(builtins\.)?(float|complex)$", "a number", r"number|numeric|decimal|float"),
+        (r"(^|\.)Decimal$", "a decimal number", r"number|numeric|decimal|amount"),
+        (r"(^|\.)(json|orjson|ujson|simplejson)\.loads?$", "JSON", r"json"),
+        (r"(^|\.)(yaml\.(safe_)?load|tomllib\.loads?|tomli\.loads?|toml\.loads?)$", "YAML/TOML", r"yaml|toml"),
+        (r"(^|\.)(strptime|fromisoformat|fromtimestamp|parse_date\w*|parse_datetime|isoparse)$|^dateutil\.parser\.parse$",
+         "a date", r"date|time|iso ?8601|yyyy|%[ymdhs]|\d{4}-\d\d"),
+        (r"(^|\.)UUID$", "a UUID", r"uuid"),
+        (r"(^|\.)(ip_address|ip_network|ip_interface|IPv4Address|IPv6Address)$", "an IP address", r"ip|address"),
+        (r"^re\.compile$", "a regular expression", r"regex|regular expression|pattern"),
+        (r"(^|\.)(b64decode|urlsafe_b64decode|b32decode|unhexlify|fromhex)$", "base64/hex text", r"base64|hex"),
+        (r"(^|\.)(Version|parse_version)$|^packaging\.version\.parse$", "a version", r"version|pep ?440"),
+        (r"(^|\.)(Path|PurePath)$|^(urlparse|urlsplit)$", "", ""),
+    )
+)
+# What a parser raises on text that is not in its form.
+PARSE_ERRORS = re.compile(
+    r"(^|\.)(ValueError|TypeError|KeyError|InvalidOperation|DecimalException|ArithmeticError|JSONDecodeError|"
+    r"\w*DecodeError|\w*ParseError|\w*ParserError|YAMLError|ScannerError|InvalidVersion|AddressValueError|"
+    r"error|Error|binascii\.Error|OverflowError|InvalidSpecifier)$"
+)
+GENERIC_PARSER = re.compile(r"^(parse\w*|\w+_parse|decode\w*|loads|from_?str\w*|validate\w*|to_(int|float|date|decimal)\w*)$")
+BROAD = ("", "Exception", "BaseException", "builtins.Exception")
+
+
+class ParseGuard:
+    """`try: parser(subject) except <parse error>:` seen from a sink in the handler."""
+
+    def __init__(self, subject: str, callee: str, form: str, words: str, enum: str = ""):
+        self.subject = subject
+        self.callee = callee
+        self.form = form
+        self.words = words
+        self.enum = enum
+
+
+def parse_guard(message, is_enum: Callable[[str], bool]) -> Optional[ParseGuard]:
+    """The validating `try` whose handler holds the sink, when the handler is the innermost guard."""
+    handlers = message.context.handlers
+    if not handlers:
+        return None
+    handler = handlers[0]
+    calls = getattr(handler, "try_call_nodes", ())
+    if not calls or not handler.types:
+        return None
+    broad = all(t in BROAD for t in handler.types)
+    if not broad and not all(PARSE_ERRORS.search(t) for t in handler.types):
+        return None
+    if broad and len(calls) > 2:
+        return None  # a catch-all around a block of work, not around one parse
+    if _if_inside(message, handler):
+        return None
+    for callee, call in calls:
+        args = nodes.positional_args(call)
+        if not args:
+            continue
+        subject = nodes.root_name(args[0])
+        if not subject or isinstance(args[0], (cst.SimpleString, cst.Integer)):
+            continue
+        short = callee or nodes.dotted(call.func)
+        for pattern, form, words in PARSE_FORMS:
+            if pattern.search(short):
+                return ParseGuard(subject, short, form, words)
+        last = short.rsplit(".", 1)[-1]
+        if last[:1].isupper() and is_enum(last):
+            return ParseGuard(subject, short, f"a {last} member", "", enum=last)
+        if GENERIC_PARSER.match(last):
+            return ParseGuard(subject, short, "", "")
+    return None
+
+
+def _if_inside(message, handler) -> bool:
+    """True when the innermost `if` guard sits inside the handler (then the `if` is the guard)."""
+    real = [g for g in message.context.guards if g.kind != "fallthrough"]
+    if not real or handler.node is None:
+        return False
+    test = real[0].test
+    return any(n is test for n in nodes.iter_expr(handler.node))
+
+
+def lookup_of(node: cst.CSTNode, resolve: Callable[[str], Optional[cst.CSTNode]]) -> Optional[Tuple[cst.CSTNode, Optional[cst.CSTNode]]]:
+    """`TABLE.get(key)`, `getattr(obj, key, None)`, `find_user(user_id)` (directly or through a local
+    bound to one): the key looked up and the collection it is looked up in (None when unknown)."""
+    if isinstance(node, cst.Name):
+        node = resolve(node.value)
+    if not isinstance(node, cst.Call):
+        return None
+    func = node.func
+    last = nodes.last_name(func)
+    args = nodes.positional_args(node)
+    if last == "get" and isinstance(func, cst.Attribute) and args:
+        return args[0], func.value
+    if last == "getattr" and len(args) >= 2:
+        return args[1], args[0]
+    if args and not isinstance(func, cst.Attribute) and is_outcome(node) and not isinstance(args[0], (cst.SimpleString, cst.Integer)):
+        return args[0], None
+    return None
+
+
+def bound_label(node: cst.CSTNode) -> str:
+    """The source text of a bound that is an expression (`image.width`, `len(items)`), "" otherwise."""
+    if isinstance(node, (cst.Attribute, cst.Call, cst.Subscript, cst.BinaryOperation)):
+        return cst.Module([]).code_for_node(node)
+    return ""
+
+
+def bound_words(label: str) -> Tuple[str, ...]:
+    """Words of an expression bound a message may name it by (`image.width` -> width)."""
+    names = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", label)
+    return tuple(n for n in names[-1:] if n not in ("len", "self", "cls")) + tuple(n.replace("_", " ") for n in names[-1:] if "_" in n)
+
+
+def quantified(node: cst.CSTNode) -> Optional[Tuple[cst.GeneratorExp, str, Tuple[str, ...]]]:
+    """`any(...)`/`all(...)` over a generator: the generator, the iterated subject, the loop targets."""
+    if not isinstance(node, cst.Call) or nodes.last_name(node.func) not in ("any", "all"):
+        return None
+    args = nodes.positional_args(node)
+    if not args or not isinstance(args[0], (cst.GeneratorExp, cst.ListComp)):
+        return None
+    gen = args[0]
+    targets = tuple(n.value for n in nodes.iter_expr(gen.for_in.target) if isinstance(n, cst.Name))
+    return gen, nodes.root_name(gen.for_in.iter), targets
+
+
+EXAMPLE_WORDS = re.compile(r"\b(e\.g\.|for example|such as|like|formatted|format|in the form|looks? like|expected|must be|should be)\b", re.I)
+
+
+def parse_form_stated(template, facts, subject: str, prose: str, sig) -> bool:
+    """A message states a parser's form when it names the form (`an integer`, `JSON`, `YYYY-MM-DD`),
+    gives an example or an allowed clause, or shows the parser's own reason."""
+    for name, _, words in facts.parse_forms:
+        if name == subject and words and re.search(rf"\b(?:{words})", template.literal, re.I):
+            return True
+    if any(h.has(EXCEPTION) for h in template.placeholders):
+        return True  # the parser's own reason ("invalid literal for int() ...") states the form
+    return bool(EXAMPLE_WORDS.search(prose) or sig.allowed_clause(template))
+
+
+OUTCOME_ATTRS = frozenset({"returncode", "status_code", "status", "exit_code", "exitcode", "ok", "errno", "winerror", "rowcount"})
+
+
+def outcome_read(node: cst.CSTNode) -> bool:
+    """`proc.returncode`, `resp.status_code`, `cursor.rowcount`: what a call answered, not an input
+    (a field of an input namespace such as `args.status` stays an input)."""
+    return isinstance(node, cst.Attribute) and node.attr.value in OUTCOME_ATTRS and \
+        nodes.root_name(node) not in ("self", "cls", "args", "options", "opts", "params", "data", "payload", "body", "config")
+
+
+DENY_STATED = re.compile(
+    r"\b(?:cannot|can't|can ?not|must not|mustn't|may not|should not|shouldn't|not allowed to|never)\s+(?:contain|include|start|begin|end|have|hold)\b|"
+    r"\b(?:reserved|forbidden|disallowed|illegal|invalid|unsafe|not allowed)\s+(?:\w+\s+)?(?:characters?|prefix(?:es)?|suffix(?:es)?|names?|words?|sequences?|quotes?)\b",
+    re.I)
+
+
+def deny_stated(template, lits) -> bool:
+    """A deny rule is stated when the message names what is denied (`'..'`, "single quotes") with a
+    prohibition, or the denied literal is not printable text (a NUL byte, a newline)."""
+    printable = [lit for lit in lits if lit.strip() and lit.isprintable()]
+    if not printable:
+        return True
+    literal = template.literal.lower()
+    for lit in printable:
+        core = lit.strip(" -_/:=").lower()  # `archived-` is named by "archived projects"
+        if core and re.search(rf"(?<![\w]){re.escape(core)}(?![\w])", literal):
+            return True
+    return bool(DENY_STATED.search(template.prose))
+
+
+def early_exit(stmt: Optional[cst.CSTNode]) -> bool:
+    """`if <check>: return/raise/continue` with no `else`: the statement right after it runs only
+    when the check failed (early-return fall-through). Only checks, not arbitrary calls."""
+    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
+        return False
+    body = stmt.body.body if isinstance(stmt.body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    if not isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break)):
+        return False
+    test = stmt.test
+    while isinstance(test, cst.UnaryOperation):
+        test = test.expression
+    if isinstance(test, cst.Comparison):
+        return True
+    return isinstance(test, cst.Call) and nodes.last_name(test.func) in (
+        "startswith", "endswith", "match", "fullmatch", "search", "isdigit", "isidentifier", "isalnum", "isinstance")

@@ -1,0 +1,195 @@
+"""Input provenance: which values at a sink vary with what the caller sent.
+
+A value is *caller input* when it is read from a source, or computed from one through any number of
+steps. Sources (extend `SOURCE_CALLS`, `SOURCE_ATTRS` and `REQUEST_FIELDS`):
+
+- parameters of the enclosing function (entry points and their callees: MCP tools, click/typer
+  commands, route handlers, library functions);
+- request objects: `request.args`, `.json`, `.get_json()`, `.headers`, `.query_params`, `.form`, ...;
+- the command line: `sys.argv`, the namespace `parser.parse_args()` returns, `input()`;
+- the environment: `os.environ`, `os.getenv`;
+- config read from a path the caller gave (`json.load(open(path))`: `path` is input, so is the result).
+
+Propagation follows every binding of a name (the union of its re-bindings): plain, augmented and
+unpacking assignments, `for` targets, `with ... as`, comprehensions, attribute reads and method calls
+on an input (`args.unit`, `raw.split(":")[-1]`), and calls that transform one (`int(x)`, `Path(p)`).
+
+An *outcome* is not input even when the call that produced it received input: the result of running
+a process, sending a request, querying storage or looking a key up in a table (`subprocess.run(cmd)`,
+`client.get(url)`, `TABLE.get(key)`, `get_user(user_id)`). Its `returncode`, status or `None` is the
+world's answer, not a value the caller chose.
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, Iterable, Optional, Set
+
+import libcst as cst
+
+from . import nodes
+
+# Calls whose result is caller input whatever their arguments.
+SOURCE_CALLS = re.compile(r"(^|\.)(getenv|parse_args|parse_known_args|parse_intermixed_args|get_json|input)$|^os\.environ\.get$")
+ENV_CALL = re.compile(r"(^|\.)getenv$|environ")
+# Dotted reads that are caller input (`sys.argv[1]`, `os.environ["X"]`).
+SOURCE_ATTRS = re.compile(r"^(sys\.argv|os\.environ|environ|argv|(flask|quart|bottle)\.request)$")
+# Fields of a web framework's request object that carry what the client sent.
+REQUEST_FIELDS = frozenset({
+    "args", "json", "form", "values", "files", "headers", "cookies", "data", "body", "query", "query_params",
+    "path_params", "match_info", "GET", "POST", "FILES", "COOKIES", "META", "query_string", "params",
+    "rel_url", "url", "path", "content", "text", "stream", "get_json", "post", "media",
+})
+REQUEST_OBJECTS = frozenset({"request", "req", "flask.request", "self.request", "bottle.request"})
+# Calls whose result is the world's answer (an outcome), unless called on an input itself.
+OUTCOME_CALL = re.compile(
+    r"^(run|call|check_call|check_output|Popen|communicate|wait|request|get|post|put|patch|delete|head|"
+    r"urlopen|send|execute|executemany|fetch\w*|query|find\w*|lookup\w*|search\w*|select|scalar\w*|first|"
+    r"one|one_or_none|get_\w+|exists|stat|getattr|filter|filter_by)$"
+)
+
+
+# Calls that act on the world (run, send, query, stat): an outcome even when called on an input.
+ACTION_CALL = re.compile(
+    r"^(run|call|check_call|check_output|Popen|communicate|wait|request|post|put|patch|delete|head|urlopen|send|"
+    r"execute|executemany|fetch\w*|query|stat|lstat|exists|is_file|is_dir|access|raise_for_status)$"
+)
+
+
+class Provenance:
+    """Answers "is this name (or expression) caller input?" for one sink's scope."""
+
+    def __init__(self, scope, max_depth: int = 12, outcomes: bool = False, environment: bool = True):
+        self.scope = scope
+        self.environment = environment  # the environment is input for a command's user, not for an agent or a client
+        self.max_depth = max_depth
+        self.outcomes = outcomes  # count outcomes of calls made with input (for "can the caller fix it")
+        self._names: Dict[str, bool] = {}
+
+    def inputs(self, names: Iterable[str]) -> Set[str]:
+        """The subset of `names` (dotted names are judged by their root) that are caller input."""
+        return {n for n in names if n and self.is_input_name(n.split(".", 1)[0])}
+
+    def ancestors(self, names: Iterable[str]) -> Set[str]:
+        """Names the values of `names` were computed from, transitively (`raw` for `unit =
+        raw.split(":")[-1]`); modules and `self` are left out."""
+        seen: Set[str] = set()
+        todo = [n.split(".", 1)[0] for n in names]
+        while todo and len(seen) < 200:
+            name = todo.pop()
+            for binding in self.scope.lookup(name) if self.scope is not None else ():
+                if binding.kind not in ("assign", "aug", "other", "loop", "with") or binding.value is None:
+                    continue
+                for node in nodes.iter_expr(binding.value):
+                    if isinstance(node, cst.Name) and node.value not in seen and node.value not in ("self", "cls"):
+                        if any(b.kind in ("import", "def", "class") for b in self.scope.lookup(node.value)):
+                            continue
+                        seen.add(node.value)
+                        todo.append(node.value)
+        return seen - {n.split(".", 1)[0] for n in names}
+
+    def is_input_name(self, name: str, depth: int = 0) -> bool:
+        if name in self._names:
+            return self._names[name]
+        if self.scope is None or depth > self.max_depth:
+            return False
+        self._names[name] = False  # a cycle (`x = x.strip()`) adds nothing
+        found = any(self._binding_input(name, b, depth) for b in self.scope.lookup(name))
+        self._names[name] = found
+        return found
+
+    def _binding_input(self, name: str, binding, depth: int) -> bool:
+        kind = binding.kind
+        if kind == "param":
+            return name not in ("self", "cls")
+        if kind == "import":
+            return bool(SOURCE_ATTRS.match(binding.qualified or "")) and (self.environment or "environ" not in binding.qualified)
+        if kind in ("assign", "aug", "other", "loop") and binding.value is not None:
+            return self.is_input(binding.value, depth + 1)
+        if kind == "with" and binding.value is not None:
+            # `with open(path) as f`: a file the caller named (config read from it is input); any
+            # other context manager is a handle on the world (a client, a stream, a response)
+            opened = isinstance(binding.value, cst.Call) and nodes.last_name(binding.value.func) == "open"
+            return (opened or self.outcomes) and self.is_input(binding.value, depth + 1)
+        return False
+
+    def is_input(self, node: Optional[cst.CSTNode], depth: int = 0) -> bool:
+        """True when the value of `node` varies with caller input."""
+        if node is None or depth > self.max_depth:
+            return False
+        if isinstance(node, cst.Name):
+            return self.is_input_name(node.value, depth)
+        dotted = nodes.dotted(node) if isinstance(node, (cst.Attribute, cst.Name)) else ""
+        if dotted and (SOURCE_ATTRS.match(dotted) or _request_read(dotted)):
+            return self.environment or "environ" not in dotted
+        if isinstance(node, cst.Attribute):
+            return self.is_input(node.value, depth)  # `args.unit`, `self.path` of an input receiver
+        if isinstance(node, cst.Subscript):
+            if self.is_input(node.value, depth):
+                return True
+            return False  # `TABLE[key]`: a lookup result, not the key itself
+        if isinstance(node, cst.Call):
+            return self._call_input(node, depth)
+        if isinstance(node, (cst.Lambda, cst.SimpleString, cst.Integer, cst.Float)):
+            return False
+        # any other expression (operators, f-strings, containers, comprehensions): walk it without
+        # recursion, so a 1,000-piece concatenation cannot hit the recursion limit
+        stack = list(nodes.children(node))
+        while stack:
+            child = stack.pop()
+            if isinstance(child, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
+                if self.is_input(child, depth):
+                    return True
+            elif not isinstance(child, (cst.Lambda, cst.SimpleString, cst.Integer, cst.Float)):
+                stack.extend(nodes.children(child))
+        return False
+
+    def _call_input(self, call: cst.Call, depth: int) -> bool:
+        func = call.func
+        dotted = nodes.dotted(func)
+        if dotted and SOURCE_CALLS.search(dotted):
+            return self.environment or not ENV_CALL.search(dotted)
+        last = nodes.last_name(func)
+        receiver = func.value if isinstance(func, cst.Attribute) else None
+        if receiver is not None:
+            if ACTION_CALL.match(last) and not self.outcomes:
+                return False  # `path.stat()`, `session.execute(query)`: the world's answer
+            if self.is_input(receiver, depth):
+                return True  # `raw.split(":")`, `args.get("mode")`, `request.get_json()`
+            if OUTCOME_CALL.match(last) and not self.outcomes:
+                return False  # `TABLE.get(key)`, `client.get(url)`, `db.query(...)`
+        elif (OUTCOME_CALL.match(last) or is_outcome_function(last)) and not self.outcomes:
+            return False  # `getattr(mod, name)`, `get_user(user_id)`, `run(cmd)`
+        return any(self.is_input(arg.value, depth) for arg in call.args)
+
+
+def is_outcome_function(name: str) -> bool:
+    """A plain function whose name says it fetches or runs something (`fetch_page`, `lookup_user`)."""
+    return bool(re.match(r"^(fetch|find|lookup|query|search|load_record|get)_", name))
+
+
+def is_outcome(node: Optional[cst.CSTNode]) -> bool:
+    """True for a call whose result is an outcome (see the module docstring), by its shape alone."""
+    if not isinstance(node, cst.Call):
+        return False
+    last = nodes.last_name(node.func)
+    return bool(OUTCOME_CALL.match(last)) or is_outcome_function(last)
+
+
+def _request_read(dotted: str) -> bool:
+    parts = dotted.split(".")
+    for i in range(1, len(parts)):
+        base = ".".join(parts[:i])
+        if (base in REQUEST_OBJECTS or base.endswith(".request")) and parts[i] in REQUEST_FIELDS:
+            return True
+    return False
+
+
+def provenance(message, outcomes: bool = False) -> Provenance:
+    """The (cached) provenance model of a message's scope. With `outcomes`, the outcome of a call made
+    with input counts too: a 4xx for the version the caller asked for is the caller's to fix."""
+    found = getattr(message, "provenance", None)
+    if found is None:
+        environment = message.profile not in ("agent", "http")  # an agent or a client cannot set the server's environment
+        found = (Provenance(message.scope, environment=environment), Provenance(message.scope, outcomes=True, environment=environment))
+        message.provenance = found
+    return found[1] if outcomes else found[0]
