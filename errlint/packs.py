@@ -31,7 +31,7 @@ MAX_MATCH_CHARS = 8_000  # with the shapes check_regex refuses, matching stays w
 RULE_KEYS = {
     "code", "name", "extends", "summary", "level", "default", "profiles", "fix", "message", "suggestion",
     "tokens", "swap", "exceptions", "unless_after", "unless_message", "unless_placeholder", "when",
-    "link", "docs", "examples", "ignorecase",
+    "link", "docs", "examples", "ignorecase", "shapes", "unless_self_service",
 }
 LEXICON_KEYS = {"description", "tokens", "words", "needs_object", "examples"}
 PACK_KEYS = {"pack", "lexicon", "rule", "credential"}
@@ -91,6 +91,8 @@ class PhraseRuleSpec:
     unless_message: Tuple[re.Pattern, ...]
     unless_placeholder: Tuple[str, ...]
     when: str
+    shapes: Tuple[str, ...]
+    unless_self_service: bool
     link: str
     docs: str
     valid: Tuple[str, ...]
@@ -343,6 +345,12 @@ def _rule(entry: dict, where: str, source: str) -> PhraseRuleSpec:
             raise PackError(f"{where}: profile {p!r} unknown; allowed: agent, cli, http, exc, log")
     tokens = tuple(entry.get("tokens", ()))
     swap = dict(entry.get("swap", {}))
+    shapes = tuple(entry.get("shapes", ()))
+    from .prose import SHAPES  # the statement shapes a rule may name (structure, not phrases)
+
+    unknown = [s for s in shapes if s not in SHAPES]
+    if unknown:
+        raise PackError(f"{where}: shapes {unknown} unknown; allowed: {sorted(SHAPES)}")
     if extends == "existence" and not tokens:
         raise PackError(f"{where}: an existence rule needs a non-empty `tokens` list")
     if extends == "substitution" and not swap:
@@ -368,6 +376,8 @@ def _rule(entry: dict, where: str, source: str) -> PhraseRuleSpec:
         unless_message=tuple(check_regex(p, where) for p in entry.get("unless_message", ())),
         unless_placeholder=tuple(entry.get("unless_placeholder", ())),
         when=when,
+        shapes=shapes,
+        unless_self_service=bool(entry.get("unless_self_service", False)),
         link=str(entry.get("link", "")),
         docs=str(entry.get("docs", "")).strip(),
         valid=tuple(examples.get("valid", ())),

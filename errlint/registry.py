@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from .checks.base import Rule, all_rules
-from .checks.vague import PhraseRule
+from .checks.phrases import PhraseRule
 from .config import ConfigError, Settings
 from .earned import on_by_default
 from .packs import Packs, bundled

@@ -16,6 +16,7 @@ from ..extract.context import GuardFacts, guard_facts
 from ..extract.walker import FileFacts
 from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import Packs
+from ..prose import status_only
 
 DOC_HEADINGS = ("## What it does", "## Why is this bad?", "## Example", "Use instead", "## Fix safety", "## Options")
 CONTENT_SINKS = frozenset(
@@ -222,10 +223,11 @@ def traceback_attached(message: Message) -> bool:
 
 def reports_failure(message: Message) -> bool:
     """A stderr print is an error report when a non-zero exit follows it or its text reads as a
-    failure; otherwise it is progress or status output, which prose rules leave alone."""
+    failure (and is not only a negated failure or idle notice: "No errors found", "Nothing to do");
+    otherwise it is progress or status output, which prose rules leave alone."""
     if message.sink != "stderr" or message.extra.get("exits_after"):
         return True
-    return any(FAILURE_TEXT.search(t.prose) for t in message.templates)
+    return any(FAILURE_TEXT.search(t.prose) and not status_only(t.prose) for t in message.templates)
 
 
 def run_lines(message: Message, ctx: "FileContext") -> List[Message]:

@@ -22,7 +22,8 @@ from .base import CONTENT_SINKS, FileContext, Option as RuleOption, Rule, comple
 from .inputs import CONTEXT_OBJECTS, failing_inputs, first_failing_input, is_flag
 from .signals import identifiers, interpolates, mentions, tool_references, value_placeholders
 from .no_message import without_text
-from .vague import fixable, messageless_matters, signals
+from .recovery import fixable
+from .vague import messageless_matters, signals
 
 PART_SINKS = CONTENT_SINKS - {"warn"}  # a warning is not a failure: it needs no echo, list or step
 

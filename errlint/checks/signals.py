@@ -10,9 +10,10 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 from ..model import BOUNDED, EXCEPTION, PLACEHOLDER_MARK, Placeholder, Template
 from ..packs import Lexicon, Packs
+from ..prose import negated_retry, prescriptive, statements
 
 NOT_A_VERB_NEXT = (
-    r"(?!\s+(?:failed|fails|is|was|were|are|has|have|had|not|error|errors|timed|returned|aborted|succeeded|"
+    r"(?!'s\b|\s+(?:of|failed|fails|is|was|were|are|has|have|had|not|error|errors|timed|returned|aborted|succeeded|"
     r"completed|cannot|could|did|does|already|limit|quota|exceeded|rejected|denied|refused|\w+ed\b))"
 )
 CLAUSE_START = r"(?:^|(?<=[.;:!?\u2014\u2013(])\s*|(?<=,)\s*(?:then\s+|or\s+|and\s+)?|\b(?:then|or|and|instead|please|to fix(?: this)?,?|otherwise,?)\s+)"
@@ -51,10 +52,13 @@ class Signals:
         self.retry: Lexicon = packs.lexicon("retry-statement")
         self.code: Lexicon = packs.lexicon("code")
         self.generic: Lexicon = packs.lexicon("generic-outcome")
+        self.statements = statements(packs)
 
-    def next_step(self, template: Template, tools: Iterable[str] = ()) -> Optional[str]:
-        """The first next-step signal in the template (design/rules.md section 5), or None."""
-        prose = template.prose
+    def next_step(self, template: Template, tools: Iterable[str] = (), prose: Optional[str] = None, action: bool = False) -> Optional[str]:
+        """The first next-step signal in the template (design/rules.md section 5), or None.
+        `prose` reads a part of the template's prose instead of all of it; `action` keeps only what
+        the caller can do (an instruction, a command, a tool, retry timing), not a stated requirement."""
+        prose = template.prose if prose is None else prose
         found = self.imperative.search(prose)
         if found:
             return found.group(0).strip()
@@ -62,22 +66,30 @@ class Signals:
             rest = match.group("rest")
             if self.code.search(rest) or PLACEHOLDER_MARK in rest or re.search(r"['\"][^'\"]+['\"]", rest) or _mentions_tool(rest, tools) or CONCRETE_STATE.search(rest):
                 return match.group(0).strip()
-        for lexicon in (self.code, self.allowed, self.retry):
-            found = lexicon.search(prose)
-            if found:
+        found = None if action else self.code.search(prose)
+        if found:
+            return found.group(0)
+        for found in () if action else self.allowed.finditer(prose):
+            if prescriptive(prose, found):  # "rather than", "cannot be handled", "one of the known values" describe
                 return found.group(0)
+        for found in self.retry.finditer(prose):
+            if not negated_retry(found.group(0)):  # "do not retry" is a step only together with a fix
+                return found.group(0)
+        if not action and self.statements.escalations(prose):
+            return "escalation"  # "contact your administrator" prescribes a step (AEM501 judges whether it fits)
         found = YOU_CAN.search(prose)
         if found:
             return found.group(0)
-        if _mentions_tool(prose, tools):
+        if not action and _mentions_tool(prose, tools):
             return "tool name"
-        for holder in template.placeholders:
+        for holder in () if action else template.placeholders:
             if holder.has("hint") or holder.has("validation"):
                 return holder.expr  # the validator's own text states what is required
         return None
 
     def allowed_clause(self, template: Template) -> Optional[str]:
-        found = self.allowed.search(template.prose)
+        prose = template.prose
+        found = next((m for m in self.allowed.finditer(prose) if prescriptive(prose, m)), None)
         return found.group(0) if found else None
 
     def generic_hits(self, prose: str) -> List[Tuple[int, int]]:
@@ -156,3 +168,12 @@ def mentions(template: Template, word: str) -> bool:
         if re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", text, re.I):
             return True
     return False
+
+
+def signals(ctx) -> Signals:
+    """The run's `Signals` for a `FileContext` (built once per pack set, cached on the packs object)."""
+    cached = getattr(ctx.packs, "_signals", None)
+    if cached is None or cached[0] != ctx.extra_next_step_verbs:
+        cached = (ctx.extra_next_step_verbs, Signals(ctx.packs, ctx.extra_next_step_verbs))
+        ctx.packs._signals = cached  # type: ignore[attr-defined]
+    return cached[1]

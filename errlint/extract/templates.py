@@ -533,8 +533,8 @@ class TemplateBuilder:
             return frozenset({URL}), self.code(expr)
         if attr in SCHEMA_ATTRS:
             return frozenset({SCHEMA, UNBOUNDED}), self.code(expr)
-        if attr == "message" and EXCEPTION in base_kinds:
-            return frozenset({BOUNDED, HINT}), ""
+        if attr == "message" and EXCEPTION in base_kinds:  # a requirement only from a validator that phrases one
+            return frozenset({BOUNDED, HINT} if VALIDATION in base_kinds else {BOUNDED}), ""
         if attr in ("filename", "filename2") and EXCEPTION in base_kinds and HOME_PATH in base_kinds:
             return frozenset({HOME_PATH}), base_detail  # the home-directory path the OSError failed on
         if attr in ("status_code", "status", "code", "reason", "reason_phrase", "errno", "returncode", "__name__", "__qualname__", "name", "lineno", "path", "filename", "strerror", "method"):

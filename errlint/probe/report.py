@@ -295,7 +295,7 @@ def _context_findings(text: str, call: ProbeCall, settings: Settings, codes: Seq
     import libcst as cst
 
     from ..checks.base import FileContext
-    from ..checks.vague import PhraseRule
+    from ..checks.phrases import PhraseRule
     from ..extract.walker import FileFacts
     from ..model import Context, FunctionInfo, Message, Param, Piece, Template, ToolInfo
     from ..packs import bundled

@@ -1,0 +1,85 @@
+"""Can the caller recover? `fixable` (by changing its input) and `recoverable` (by that, or by waiting
+out a transient state). AEM101/AEM201 on plain raises and the `when = "fixable"` phrase rules
+(AEM501, AEM502) read these."""
+from __future__ import annotations
+
+import re
+
+from ..extract.context import caller_fixable, is_transient
+from ..extract.provenance import provenance
+from ..model import Message
+from .base import FileContext
+
+NOT_FIXABLE_TEXT = re.compile(
+    r"\b(no (?:tool )?call can fix|cannot be fixed by (?:the )?(?:agent|caller|a call)|not caused by your|"
+    r"only (?:a person|a human|the user|an? (?:admin|administrator|owner)) can|nothing (?:you|the agent) can do)\b",
+    re.I,
+)
+AUTH_TYPES = re.compile(r"(Permission|Forbidden|Unauthori[sz]ed|Auth\w*|AccessDenied|NotAuthenticated)(Error|Exception)?$")
+AUTH_TEXT = re.compile(r"\b(permission|access denied|not authori[sz]ed|unauthori[sz]ed|forbidden|not allowed to|lacks? (?:the )?\w+ (?:scope|role|permission))\b", re.I)
+CATCH_ALL = ("", "Exception", "BaseException", "builtins.Exception")
+
+# Calls that parse or convert a value: when they fail, the value was malformed.
+PARSE_CALLS = re.compile(
+    r"^(?:json\.loads?|(?:yaml\.)?(?:safe_)?load|tomllib\.loads|tomli\.loads|toml\.loads|ast\.literal_eval|literal_eval|"
+    r"int|float|complex|Decimal|decimal\.Decimal|Fraction|fractions\.Fraction|"
+    r"(?:datetime\.)?(?:datetime|date|time)\.(?:fromisoformat|strptime)|fromisoformat|strptime|"
+    r"uuid\.UUID|UUID|ipaddress\.ip_\w+|ip_address|ip_network|re\.compile|base64\.\w*b64decode|b64decode|bytes\.fromhex|"
+    r"(?:zoneinfo\.)?ZoneInfo|dateutil\.parser\.parse|shlex\.split|urllib\.parse\.\w+|"
+    r"[\w.]*\.(?:model_validate|model_validate_json|parse_obj|parse_raw|validate_python|validate_json)|(?:jsonschema\.)?validate)$"
+)
+HARMLESS_CALLS = re.compile(r"(?:^|\.)(?:str|len|isinstance|strip|lstrip|rstrip|lower|upper|encode|decode|split|replace|bool|dict|list|tuple)$")
+
+
+def parses_caller_input(message: Message, ctx: FileContext) -> bool:
+    """A broad `except Exception:` around `json.loads(user_value)`: the try block only parses or
+    converts values computed from the caller's arguments, so what fails is the caller's input."""
+    handler = message.context.handlers[0]
+    calls = [c for c in handler.try_calls if c]
+    if not calls or not any(PARSE_CALLS.match(c) for c in calls) or not all(PARSE_CALLS.match(c) or HARMLESS_CALLS.search(c) for c in calls):
+        return False
+    return bool(provenance(message).inputs(set(handler.try_reads)))
+
+
+def needs_a_person(message: Message, ctx: FileContext) -> bool:
+    """Auth and permission failures, or a message that says the caller cannot fix it: only a
+    person can act on those, so escalation and "stop" are the right words there."""
+    for handler in message.context.handlers[:1]:
+        if any(AUTH_TYPES.search(t.rsplit(".", 1)[-1]) for t in handler.types):
+            return True
+    if ctx.guard(message).statuses & {401, 403}:
+        return True
+    return any(AUTH_TEXT.search(t.prose) or NOT_FIXABLE_TEXT.search(t.prose) for t in message.templates)
+
+
+def crash_handler(message: Message, ctx: FileContext) -> bool:
+    """A catch-all `except Exception` with no guard: a crash report, not a caller's mistake (unless
+    its try block only parses the caller's values: `parses_caller_input`)."""
+    handlers = message.context.handlers
+    return (
+        bool(handlers) and all(t in CATCH_ALL for t in handlers[0].types)
+        and not ctx.guard(message).has_guard and not parses_caller_input(message, ctx)
+    )
+
+
+def fixable(message: Message, ctx: FileContext, strict: bool = False) -> bool:
+    """Caller-fixable context, excluding catch-all crash handlers (AEM501/AEM502/AEM201 on exc).
+
+    `strict` requires a guard, validator or handler (not just an echoed argument), and a message that
+    says the caller cannot fix it, or an auth failure, is taken as needing a person.
+    """
+    if crash_handler(message, ctx):
+        return False
+    if strict and needs_a_person(message, ctx):
+        return False
+    return caller_fixable(message, ctx.guard(message), lambda name: ctx.origin(message, name), strict)
+
+
+def recoverable(message: Message, ctx: FileContext) -> bool:
+    """The caller can recover on its own: by changing its input (`fixable`, strict) or by waiting
+    out a transient state (a timeout, a connection failure, 429/5xx). The gate of AEM501/AEM502."""
+    if fixable(message, ctx, strict=True):
+        return True
+    if crash_handler(message, ctx) or needs_a_person(message, ctx):
+        return False
+    return is_transient(message, ctx.guard(message))
