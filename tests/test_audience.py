@@ -85,7 +85,11 @@ def test_log_notification_before_an_error_return_is_judged_with_it(tmp_path, mon
 
 def test_validator_only_tests_import_is_exc(tmp_path, monkeypatch):
     root = copy_project("test_only_validator", tmp_path)
-    assert run_json(root, monkeypatch) == []
+    diagnostics = run_json(root, monkeypatch)
+    # no AEM201 on exc; the deny rule (`label.startswith("~")`) is a fix the caller can make, so AEM204
+    # still asks the message to state it, as it does for any exc message the caller can fix
+    assert found(diagnostics) == {("app/validators.py", 3, "AEM204")}
+    assert {d["audience"] for d in diagnostics} == {"exc"}
     result = CliRunner().invoke(main, ["check", "--show-audience", "app/validators.py:3", "."])
     assert result.exit_code == 0, result.output
     assert "audience exc: no entry point reaches this code" in result.output
@@ -94,7 +98,7 @@ def test_validator_only_tests_import_is_exc(tmp_path, monkeypatch):
         "from fastmcp import FastMCP\n\nfrom app.validators import check_label\n\nmcp = FastMCP('ports')\n\n\n"
         "@mcp.tool()\ndef tag(label: str) -> str:\n    return check_label(label)\n")
     diagnostics = run_json(root, monkeypatch)
-    assert found(diagnostics) == {("app/validators.py", 3, "AEM201")}
+    assert found(diagnostics) == {("app/validators.py", 3, "AEM204")}  # its stated rule is the next step
     assert diagnostics[0]["audience"] == "agent"
 
 
@@ -448,7 +452,14 @@ def test_a_raise_the_code_handles_itself_is_exc_whoever_reaches_it(tmp_path, mon
                'def local(value):\n    try:\n        raise RuntimeError("Something went wrong")\n    except RuntimeError:\n        return None\n')
     cli = ("import sys\nimport click\nimport helpers\n\n\n@click.command()\ndef go(v):\n    helpers.local(v)\n    try:\n        helpers.run(v)\n"
            "    except helpers.LoadError:\n        sys.exit('go: the load failed; run `go --check` for details')\n")
-    assert audience_of_helper(tmp_path, monkeypatch, {"cli.py": cli, "helpers.py": helpers}) == {"exc"}
+    root = make_project(tmp_path, {"cli.py": cli, "helpers.py": helpers})
+    monkeypatch.chdir(root)
+    # both raises are control flow (caught by name, caught around the raise): exc, and no finding at all
+    assert run_json(root, monkeypatch, "--select", "AEM101") == []
+    for line in (6, 11):
+        shown = CliRunner().invoke(main, ["check", "--show-audience", f"helpers.py:{line}", "."])
+        assert f"helpers.py:{line}: raise in" in shown.output
+        assert "audience exc: the code handles this exception itself" in shown.output
     unhandled = helpers.replace("    except RuntimeError:\n        return None\n", "    finally:\n        pass\n")
     cli_unhandled = cli.replace("except helpers.LoadError", "except OSError")
     assert audience_of_helper(tmp_path / "2", monkeypatch, {"cli.py": cli_unhandled, "helpers.py": unhandled}) == {"cli"}

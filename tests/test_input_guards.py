@@ -11,7 +11,7 @@ import textwrap
 
 import libcst as cst
 import pytest
-from conftest import EXC_STEPS, at
+from conftest import EXC_STEPS, at, lint
 
 from errlint.checks.base import FileContext
 from errlint.extract.provenance import provenance
@@ -577,3 +577,103 @@ def test_config_read_from_a_caller_path_is_input_and_a_response_is_not():
                         raise ValueError("The archive exceeds the safety limit")
     '''
     assert at(response, settings=EXC_STEPS) == [(11, "AEM201")]  # the size is the server's answer: no echo, no allowed range
+
+
+# An exit that reports an error is a failure branch: what follows it passed that check.
+FAILED_EXIT = {
+    'raise_then_raise': ('''
+def resize(width):
+    if width > 4000:
+        raise ValueError(f"width {width} is above 4000; pass at most 4000")
+    raise RuntimeError("Resizing is not available on this host")
+''', []),
+    'flask_error_return_then_error_return': ('''
+from flask import Flask, jsonify, request
+app = Flask(__name__)
+@app.post("/tags")
+def tag():
+    name = request.json["name"]
+    if len(name) > 40:
+        return jsonify(error=f"Tag {name!r} is longer than 40 characters"), 400
+    return jsonify(error="The tag store is read-only right now; retry in a minute"), 503
+''', []),
+    'success_exit_then_raise': ('''
+CACHE = {}
+def lookup(name):
+    if name in CACHE:
+        return CACHE[name]
+    raise KeyError("Unknown name")
+''', [(6, 'AEM202')]),  # the control: a success exit makes the sink its check's failure
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAILED_EXIT))
+def test_an_exit_that_reports_an_error_guards_nothing_after_it(name):
+    code, expected = FAILED_EXIT[name]
+    assert at(code, select=["AEM202", "AEM203", "AEM204"]) == expected  # no echo owed for the earlier check
+
+
+# Parsing what a call to the world returned is not a validating guard on caller input.
+OUTCOME_PARSE = {
+    'inline_response': '''
+import json, requests
+def fetch(url: str) -> dict:
+    try:
+        return json.loads(requests.get(url).text)
+    except Exception:
+        raise RuntimeError("The server sent a page that is not JSON")
+''',
+    'bound_response': '''
+import json, httpx
+def fetch(url: str) -> dict:
+    resp = httpx.get(url)
+    try:
+        return json.loads(resp.text)
+    except ValueError:
+        raise RuntimeError("The server sent a page that is not JSON")
+''',
+    'process_output': '''
+import subprocess, yaml
+def inventory(host: str) -> dict:
+    proc = subprocess.run(["ssh", host, "cat", "/etc/inv.yml"], capture_output=True, text=True)
+    try:
+        return yaml.safe_load(proc.stdout)
+    except Exception:
+        raise RuntimeError("The inventory on the host is not valid YAML")
+''',
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUTCOME_PARSE))
+def test_parsing_an_outcome_is_not_a_guard_on_input(name):
+    # no echo and no allowed form; behind a catch-all, not caller-fixable either: no AEM201 even with
+    # steps on plain raises (a narrow handler around a fetch of the caller's URL may be the caller's to
+    # fix, as a 4xx for the URL it gave is: that is AEM201's call, not this test's)
+    code = OUTCOME_PARSE[name]
+    assert at(code, select=["AEM202", "AEM203", "AEM204"]) == []
+    if "except Exception" in code:
+        assert at(code, select=["AEM201"], settings=EXC_STEPS) == []
+
+
+def test_a_document_parse_asks_for_the_parsers_error_not_the_document():
+    plain = '''
+        import json
+        from fastmcp import FastMCP
+        mcp = FastMCP("rules")
+        @mcp.tool()
+        def add_rule(payload: str) -> dict:
+            try:
+                return json.loads(payload)
+            except json.JSONDecodeError as err:
+                raise ValueError("The rule is not valid JSON; send one JSON object.")
+    '''
+    found = lint(plain, select=["AEM202"])
+    assert [(d.location.row, d.code) for d in found] == [(10, "AEM202")]
+    assert "where `payload` fails to parse as JSON" in found[0].message and '" ({err})"' in found[0].message
+    unnamed = plain.replace(" as err:", ":")
+    found = lint(unnamed, select=["AEM202"])
+    assert '" ({e})"' in found[0].message and "catch it `as e`" in found[0].suggestion
+    shown = plain.replace('send one JSON object."', 'send one JSON object ({err})."').replace('raise ValueError("', 'raise ValueError(f"')
+    assert lint(shown, select=["AEM202"]) == []
+    toml = plain.replace("import json", "import tomllib").replace("json.loads", "tomllib.loads").replace("json.JSONDecodeError", "tomllib.TOMLDecodeError")
+    assert "fails to parse as YAML/TOML" in lint(toml, select=["AEM202"])[0].message

@@ -13,7 +13,7 @@ import libcst as cst
 import pytest
 from click.testing import CliRunner
 
-from conftest import at
+from conftest import at, lint
 
 from errlint.cli import main
 
@@ -101,8 +101,8 @@ def test_pep758_except_without_brackets_is_read_on_every_python(tmp_project):
     (tmp_project / "new.py").write_text(PEP758)
     result = CliRunner().invoke(main, ["--no-cache", "new.py"], catch_exceptions=False)
     assert [line.split(" ")[:2] for line in result.output.splitlines() if line.startswith("new.py")] == [
-        ["new.py:5:28:", "AEM101"], ["new.py:12:28:", "AEM101"],
-    ]
+        ["new.py:5:28:", "AEM101"], ["new.py:5:28:", "AEM202"], ["new.py:12:28:", "AEM101"], ["new.py:12:28:", "AEM202"],
+    ]  # `int(x)` in the try is a validating guard on x (issue 14 item 2): the value is owed too
     assert "AEM001" not in result.output
 
 
@@ -118,7 +118,11 @@ def test_pep758_handler_types_are_the_caught_exceptions():
         except json.JSONDecodeError, UnicodeDecodeError:
             raise ValueError("The config is not valid JSON; fix the file and run `app check`.")
     ''')
-    assert at(code) == []
+    # both names are the handler's types: JSONDecodeError makes the try a JSON parse of `text`, and
+    # the finding asks for the parser's error, not the document
+    found = lint(code)
+    assert [(d.location.row, d.code) for d in found] == [(8, "AEM202")]
+    assert "where `text` fails to parse as JSON" in found[0].message
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 14), reason="Python 3.14 reads `except E, e:` as PEP 758")

@@ -13,7 +13,7 @@ from ..extract.context import (
     is_unbounded_param,
     tested_params,
 )
-from ..extract.guards import deny_stated, parse_form_stated
+from ..extract.guards import DOCUMENT_FORMS, deny_stated, parse_form_stated
 from ..extract.provenance import provenance
 from ..extract.value_sets import describe as describe_set
 from ..fixes import append_edit, insert_in_fstring
@@ -288,6 +288,16 @@ class MissingValueEcho(PartRule):
                     message,
                     f"the message does not show the rejected value of `{key}`; append \" (got {{{container}.get({key!r})!r:.{width}}})\"",
                     f"Echo the value the caller sent for `{key}`: f\"... (got {{{container}.get({key!r})!r:.{width}}})\".",
+                )
+                return
+            form = next((f for s, f, _ in facts.parse_forms if s == name and f in DOCUMENT_FORMS), "")
+            if form:  # a JSON/YAML/TOML document: where it broke, not the whole document
+                caught = message.context.handlers[0].name if message.context.handlers else ""
+                err = caught or "e"
+                yield self.finding(
+                    message,
+                    f"the message does not say where `{name}` fails to parse as {form}; append the parser's error \" ({{{err}}})\"",
+                    f"Show the parser's position and reason" + ("" if caught else f" (catch it `as {err}`)") + f": f\"... ({{{err}}})\", not the whole document.",
                 )
                 return
             hint = f"name the offending entries or `len({name})`" if unbounded else f"append \" (got {{{name}!r:.{width}}})\""

@@ -79,6 +79,8 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
     context = message.context
     is_enum = _enum_test(message)
     parsed = guards.parse_guard(message, is_enum)
+    if parsed is not None and not provenance(message).inputs({parsed.subject}):
+        parsed = None  # `json.loads(resp.text)` after `resp = client.get(url)`: the world's answer, no input
     if parsed is not None:
         _parse_facts(parsed, facts)
         caught = context.handlers[0].name

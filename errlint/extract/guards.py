@@ -47,6 +47,7 @@ PARSE_ERRORS = re.compile(
 )
 GENERIC_PARSER = re.compile(r"^(parse\w*|\w+_parse|decode\w*|loads|from_?str\w*|validate\w*|to_(int|float|date|decimal)\w*)$")
 BROAD = ("", "Exception", "BaseException", "builtins.Exception")
+DOCUMENT_FORMS = ("JSON", "YAML/TOML")
 
 
 class ParseGuard:
@@ -58,6 +59,8 @@ class ParseGuard:
         self.form = form
         self.words = words
         self.enum = enum
+        # a JSON/YAML/TOML document: its reader needs the parser's position, not the document echoed
+        self.document = form in DOCUMENT_FORMS
 
 
 def parse_guard(message, is_enum: Callable[[str], bool]) -> Optional[ParseGuard]:
@@ -81,8 +84,8 @@ def parse_guard(message, is_enum: Callable[[str], bool]) -> Optional[ParseGuard]
         if not args:
             continue
         subject = nodes.root_name(args[0])
-        if not subject or isinstance(args[0], (cst.SimpleString, cst.Integer)):
-            continue
+        if not subject or isinstance(args[0], (cst.SimpleString, cst.Integer)) or _read_from_outcome(args[0]):
+            continue  # `json.loads(requests.get(url).text)`: parsing the world's answer checks no input
         short = callee or nodes.dotted(call.func)
         for pattern, form, words in PARSE_FORMS:
             if pattern.search(short):
@@ -93,6 +96,13 @@ def parse_guard(message, is_enum: Callable[[str], bool]) -> Optional[ParseGuard]
         if GENERIC_PARSER.match(last):
             return ParseGuard(subject, short, "", "")
     return None
+
+
+def _read_from_outcome(node: cst.CSTNode) -> bool:
+    """`requests.get(url).text`, `proc.communicate()[0]`: a read of what a call to the world returned."""
+    while isinstance(node, (cst.Attribute, cst.Subscript)) or isinstance(node, cst.Call) and not is_outcome(node) and isinstance(node.func, cst.Attribute):
+        node = node.value if not isinstance(node, cst.Call) else node.func.value
+    return is_outcome(node)
 
 
 def _if_inside(message, handler) -> bool:
@@ -193,16 +203,17 @@ def deny_stated(template, lits) -> bool:
 
 
 def early_exit(stmt: Optional[cst.CSTNode]) -> bool:
-    """`if <check>: return/raise/continue` with no `else`: the statement right after it runs only
-    when the check failed (early-return fall-through). Only checks, not arbitrary calls."""
+    """`if <check>: return/continue/break` with no `else`: the statement right after it runs only
+    when the check failed (early-return fall-through). Only checks, not arbitrary calls; the walker
+    also skips an exit that reports an error itself (`if bad: return error_reply`)."""
     if not isinstance(stmt, cst.If) or stmt.orelse is not None:
         return False
     body = stmt.body.body if isinstance(stmt.body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
     last = body[-1] if body else None
     if isinstance(last, cst.SimpleStatementLine):
         last = last.body[-1] if last.body else None
-    if not isinstance(last, (cst.Return, cst.Raise, cst.Continue, cst.Break)):
-        return False
+    if not isinstance(last, (cst.Return, cst.Continue, cst.Break)):
+        return False  # a `raise` exits on failure: the statement after it is the path that passed
     test = stmt.test
     while isinstance(test, cst.UnaryOperation):
         test = test.expression

@@ -173,6 +173,7 @@ class Walker:
         saved_reply = self.before_reply
         defs: Reaching = {}
         self.reaching.append(defs)
+        failed_exit = False
         for i, stmt in enumerate(flat):
             self.before_reply = i + 1 < len(flat) and carries_message(flat[i + 1])
             later = [c for c in exit_at[i + 1:] if c is not None]
@@ -184,14 +185,17 @@ class Walker:
             for subject, values in chains.items():
                 self.guards.append(Guard("fallthrough", subject=subject, values=tuple(values)))
                 pushed += 1
-            if early_exit(flat[i - 1] if i else None) and not chains:  # `if ok(x): return ...` then the sink
+            if early_exit(flat[i - 1] if i else None) and not chains and not failed_exit:
+                # `if ok(x): return value` then the sink: the sink runs only when the check failed (an
+                # exit that itself reports an error is a failure branch; what follows passed its check)
                 self.guards.append(Guard("if", test=flat[i - 1].test, negated=True))
                 pushed += 1
-            scope, mark = self.scope, len(self.scope.order)
+            scope, mark, emitted = self.scope, len(self.scope.order), len(self.raw)
             try:
                 self.statement(stmt)
             finally:
                 del self.guards[len(self.guards) - pushed:]
+            failed_exit = any(r.kind != "tool-return" for r in self.raw[emitted:])  # a tool's every return is recorded
             if len(scope.order) > mark:
                 self._reach(defs, stmt, set(scope.order[mark:]))
             chain = _equality_chain(stmt)
