@@ -82,7 +82,7 @@ def pin(spec):
     major, _, _ = version.partition(".")
     if not major.isdigit():
         raise click.ClickException("The requirement could not be pinned.")
-''', [(10, 'AEM202'), (10, 'AEM204')]),
+''', [(10, 'AEM101'), (10, 'AEM202')]),  # a failure shape with nothing named: AEM101 first (one-verdict cap of two)
     'mcp_rebinding': ('''
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
@@ -126,7 +126,7 @@ def parse_price(text):
         return Decimal(text)
     except InvalidOperation:
         raise ValueError("Price could not be read")
-''', [(8, 'AEM202'), (8, 'AEM204')]),
+''', [(8, 'AEM101'), (8, 'AEM202')]),  # a failure shape with nothing named: AEM101 first (one-verdict cap of two)
     'fastapi_json': ('''
 import json
 from fastapi import FastAPI, HTTPException
@@ -140,7 +140,7 @@ def add_rule(payload: str):
     except json.JSONDecodeError:
         raise HTTPException(status_code=400, detail="The rule could not be parsed.")
     return rule
-''', [(12, 'AEM202'), (12, 'AEM204')]),
+''', [(12, 'AEM101'), (12, 'AEM202')]),  # a failure shape with nothing named: AEM101 first (one-verdict cap of two)
     'click_int': ('''
 import click
 
@@ -167,7 +167,7 @@ def book(day: str, room: str) -> str:
     except ValueError:
         raise ToolError("Could not book the room.")
     return str(when)
-''', [(13, 'AEM202'), (13, 'AEM204')]),
+''', [(13, 'AEM101'), (13, 'AEM202')]),  # a failure shape with nothing named: AEM101 first (one-verdict cap of two)
     'enum': ('''
 import enum
 
@@ -236,7 +236,7 @@ FORBIDDEN = ("admin", "root")
 def check_username(username):
     if username.startswith(FORBIDDEN):
         raise serializers.ValidationError("This username cannot be used.")
-''', [(8, 'AEM204')]),
+''', [(8, 'AEM101'), (8, 'AEM204')]),  # a failure shape with nothing named: AEM101 first (one-verdict cap of two)
     'quantifier': ('''
 def set_tags(tags):
     if not all(t.isidentifier() for t in tags):
