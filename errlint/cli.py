@@ -433,7 +433,11 @@ def rule(code: Optional[str], show_all: bool, output_format: str) -> None:
     elif code:
         selected = [r for c, r in catalog.items() if c == code.upper() or r.name == code.lower()]
         if not selected:
-            fail(f"no rule has the code or name {code!r}; run `errlint rule --all` to list the {len(catalog)} rules")
+            from .config import close_match
+
+            hint = close_match(code.upper(), catalog) or close_match(code.lower(), [r.name for r in catalog.values()])
+            listing = f" (`errlint rule --all` lists the {len(catalog)} rules)" if hint else f"; run `errlint rule --all` to list the {len(catalog)} rules"
+            fail(f"no rule has the code or name {code!r}{hint}{listing}")
     else:
         fail("pass a rule code or name (e.g. `errlint rule AEM101`), or --all")
     if output_format == "json":
