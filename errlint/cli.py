@@ -393,7 +393,7 @@ def _show_settings(project, selection: Selection) -> None:
     versions = project.versions()
     for package in ("mcp", "fastmcp"):
         version, source = versions.get(package, ("", ""))
-        shown = f"{version} (from {source})" if version else "not detected (no pin in uv.lock, poetry.lock, pdm.lock, requirements*.txt, pyproject.toml or setup.cfg at the root)"
+        shown = f"{version} (from {source})" if version else "not detected (no pin in uv.lock, poetry.lock, pdm.lock, requirements*.txt, pyproject.toml or setup.cfg at the root, and not installed in its .venv)"
         click.echo(f"{package} version: {shown}")
     for f in fields(settings):
         if f.name in ("config_path", "project_root", "project_is_repo"):
