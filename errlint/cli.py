@@ -17,6 +17,7 @@ from . import __version__
 from .config import ConfigError
 from .model import Diagnostic
 from .output import FORMATS, render
+from .output.statistics import STATISTICS_FORMATS
 from .packs import PackError
 from .runner import RunResult, Selection, check_paths
 from .usage import fail, split_list as _split
@@ -56,7 +57,7 @@ def main() -> None:
 @click.option("--ignore", multiple=True, help="Rules to disable.")
 @click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), envvar="ERRLINT_OUTPUT_FORMAT", default="concise", show_default=True)
 @click.option("-o", "--output-file", type=click.Path(dir_okay=False), help="Write the diagnostics to this file instead of stdout.")
-@click.option("--statistics", is_flag=True, help="Show counts per rule instead of each diagnostic.")
+@click.option("--statistics", is_flag=True, help="Show counts per rule instead of each diagnostic (a table, or JSON with --output-format json).")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when diagnostics remain (errors still exit 2).")
 @click.option("--stdin-filename", type=str, help="The name to report (and match config against) when checking `-` (stdin).")
 @click.option("--color/--no-color", default=None, help="Colour the output (default: on a terminal, unless NO_COLOR is set).")
@@ -99,6 +100,8 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         "preview": preview,
     }
     selection = Selection(_split(select) or None, _split(extend_select), _split(ignore))
+    if statistics and output_format not in STATISTICS_FORMATS:
+        fail(f"--statistics prints a table or JSON, not {output_format!r}; pass --output-format concise, full or json with --statistics")
     if add_noqa and diff:
         fail("--add-noqa writes files and --diff writes nothing; run `errlint --diff` first, then `errlint --add-noqa` (or `--fix --add-noqa`)")
     fixing = fix or fix_only or diff
@@ -190,14 +193,16 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
     diagnostics = sorted(result.diagnostics, key=Diagnostic.sort_key)
     use_color = _use_color(color, output_file, source_out)
     if statistics:
-        text = _statistics(diagnostics)
+        from .output.statistics import render as render_statistics
+
+        text = render_statistics(output_format, diagnostics, unsafe_fixes)
     else:
         sources = {r.path: r.text if r.text is not None else _read(r.path) for r in result.results} if output_format == "full" else {}
         from .engine import display_name
 
         text = render(output_format, diagnostics, color=use_color, sources=sources, files=[display_name(r.path) for r in result.results])
     _emit(text, output_file, err=source_out)
-    machine = output_format not in ("concise", "full") and not statistics
+    machine = output_format not in ("concise", "full")
     if not quiet and not machine:
         summary = _summary(diagnostics, len(result.results), len(fixed) if fixing else None, unsafe_fixes)
         if summary:
@@ -310,12 +315,6 @@ def _emit(text: str, output_file: Optional[str], err: bool = False) -> None:
         click.echo(text, nl=False, err=err)
 
 
-def _statistics(diagnostics: Sequence[Diagnostic]) -> str:
-    counts = Counter((d.code, d.name) for d in diagnostics)
-    width = max((len(str(n)) for n in counts.values()), default=1)
-    return "".join(f"{n:>{width}}\t{code}\t{name}\n" for (code, name), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-
-
 def _summary(diagnostics: Sequence[Diagnostic], files: int, fixed: Optional[int] = None, unsafe: bool = False) -> str:
     """ruff's summary lines, each naming the next command."""
     plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731
@@ -394,7 +393,7 @@ def _show_settings(project, selection: Selection) -> None:
     versions = project.versions()
     for package in ("mcp", "fastmcp"):
         version, source = versions.get(package, ("", ""))
-        shown = f"{version} (from {source})" if version else "not detected (no pin in uv.lock, poetry.lock, pdm.lock, requirements*.txt, pyproject.toml or setup.cfg at the root)"
+        shown = f"{version} (from {source})" if version else "not detected (no pin in uv.lock, poetry.lock, pdm.lock, requirements*.txt, pyproject.toml or setup.cfg at the root, and not installed in its .venv)"
         click.echo(f"{package} version: {shown}")
     for f in fields(settings):
         if f.name in ("config_path", "project_root", "project_is_repo"):
@@ -433,7 +432,11 @@ def rule(code: Optional[str], show_all: bool, output_format: str) -> None:
     elif code:
         selected = [r for c, r in catalog.items() if c == code.upper() or r.name == code.lower()]
         if not selected:
-            fail(f"no rule has the code or name {code!r}; run `errlint rule --all` to list the {len(catalog)} rules")
+            from .config import close_match
+
+            hint = close_match(code.upper(), catalog) or close_match(code.lower(), [r.name for r in catalog.values()])
+            listing = f" (`errlint rule --all` lists the {len(catalog)} rules)" if hint else f"; run `errlint rule --all` to list the {len(catalog)} rules"
+            fail(f"no rule has the code or name {code!r}{hint}{listing}")
     else:
         fail("pass a rule code or name (e.g. `errlint rule AEM101`), or --all")
     if output_format == "json":

@@ -429,10 +429,12 @@ def validate_selector(selector: str, key: str, problems: _Problems) -> bool:
 
 
 def detect_versions(root: Path) -> Dict[str, str]:
-    """Versions of `mcp` and `fastmcp` the project pins, read from lock, requirements and pyproject.
+    """Versions of `mcp` and `fastmcp` the project uses, first found in: its lock files (uv, poetry,
+    pdm, pylock), an `==` pin in requirements*.txt, pyproject.toml or setup.cfg, the version
+    installed in ROOT/.venv, then a lower bound (`>=`, `~=`, `>`) in those files.
 
-    Returns {"mcp": "2.3.0", ...}: exact versions from lock files and `==` pins, ">=2.1" for lower
-    bounds; a package with no readable version is absent. Only files at the project root are read.
+    Returns {"mcp": "2.3.0", ...}: exact versions, or ">=2.1" for a lower bound; a package with no
+    readable version is absent. Only files at the project root (and its .venv) are read.
     """
     return {name: version for name, (version, _) in detect_version_sources(root).items()}
 
@@ -461,10 +463,18 @@ def detect_version_sources(root: Path) -> Dict[str, Tuple[str, str]]:
                 texts.append((path.name, path.read_text("utf-8", errors="replace")))
             except OSError:
                 continue
+    bounds: Dict[str, Tuple[str, str]] = {}
     for source, text in texts:
         for name in ("mcp", "fastmcp"):
             match = re.search(rf"(?m)(?:^|[\"'\s])({name})\s*(?:\[[^\]]*\])?\s*(==|>=|~=|>)\s*([0-9][0-9.]*)", text)
-            if match:
-                exact = match.group(2) == "=="
-                found.setdefault(name, (match.group(3) if exact else ">=" + match.group(3), source))
+            if match and match.group(2) == "==":
+                found.setdefault(name, (match.group(3), source))
+            elif match:
+                bounds.setdefault(name, (">=" + match.group(3), source))
+    from .venv_versions import installed_versions  # an installed version is exact; a lower bound is not
+
+    for name, installed in installed_versions(root).items():
+        found.setdefault(name, installed)
+    for name, bound in bounds.items():
+        found.setdefault(name, bound)
     return found

@@ -126,3 +126,90 @@ def test_config_and_root_come_from_one_project_object(project):
     assert found.settings.project_root == str(project.resolve())
     assert found.cache_dir() == project.resolve() / ".errlint_cache"
     assert found.versions()["mcp"] == ("1.9.4", "uv.lock")
+
+
+# ---------------------------------------------------------------------- mcp version: pyproject pins and the project's .venv
+
+def metadata(name: str, version: str) -> str:
+    return f"Metadata-Version: 2.3\nName: {name}\nVersion: {version}\nSummary: x\n\nVersion: 0.0.0 in the description is not a header\n"
+
+
+SITE = ".venv/lib/python3.12/site-packages"
+MCP2_SERVER = (
+    "from mcp.server.mcpserver import MCPServer\nmcp = MCPServer('x')\n\n\n"
+    "@mcp.tool()\ndef f(x: str) -> str:\n    raise ValueError(f'Unknown {x!r}; call list_x.')\n"
+)
+
+
+def test_version_installed_in_the_projects_venv(tmp_path, monkeypatch):
+    root = make(tmp_path / "proj", {
+        "pyproject.toml": '[project]\nname = "proj"\ndependencies = ["mcp", "fastmcp"]\n',
+        f"{SITE}/mcp-2.1.0.dist-info/METADATA": metadata("mcp", "2.1.0"),
+        f"{SITE}/fastmcp-2.3.4.dist-info/METADATA": metadata("fastmcp", "2.3.4"),
+        # other packages whose names start with mcp/fastmcp are not them
+        f"{SITE}/mcp_server_git-0.6.2.dist-info/METADATA": metadata("mcp-server-git", "0.6.2"),
+        f"{SITE}/fastmcp_extras-9.9.dist-info/METADATA": metadata("fastmcp-extras", "9.9"),
+        "server.py": MCP2_SERVER,
+    })
+    monkeypatch.chdir(root)
+    out = run(["--show-settings"]).output
+    assert f"mcp version: 2.1.0 (from {SITE}/mcp-2.1.0.dist-info/METADATA)\n" in out
+    assert f"fastmcp version: 2.3.4 (from {SITE}/fastmcp-2.3.4.dist-info/METADATA)\n" in out
+    # the version is used: mcp 2.1 masks a ValueError's text (AEM603 says which version it read)
+    result = run(["--no-cache", "--preview", "--select", "AEM603", "server.py"])
+    assert result.exit_code == 1 and "(mcp 2.1.0)" in result.output
+
+
+def test_version_installed_in_a_windows_venv_and_from_the_folder_name(tmp_path, monkeypatch):
+    root = make(tmp_path / "proj", {
+        "pyproject.toml": '[project]\nname = "proj"\n',
+        ".venv/Lib/site-packages/mcp-2.0.1.dist-info/RECORD": "",  # no METADATA: the folder name says it
+        "server.py": MCP2_SERVER,
+    })
+    monkeypatch.chdir(root)
+    assert "mcp version: 2.0.1 (from .venv/Lib/site-packages/mcp-2.0.1.dist-info)\n" in run(["--show-settings"]).output
+    # mcp 2.0 does not mask the text: no AEM603
+    assert run(["--no-cache", "--preview", "--select", "AEM603", "server.py"]).exit_code == 0
+
+
+def test_version_precedence_lock_then_exact_pin_then_venv_then_lower_bound(tmp_path, monkeypatch):
+    root = make(tmp_path / "proj", {
+        "pyproject.toml": '[project]\nname = "proj"\ndependencies = ["mcp[cli]>=1.9", "fastmcp==2.2.0"]\n',
+        f"{SITE}/mcp-2.1.0.dist-info/METADATA": metadata("mcp", "2.1.0"),
+        f"{SITE}/fastmcp-2.3.4.dist-info/METADATA": metadata("fastmcp", "2.3.4"),
+    })
+    monkeypatch.chdir(root)
+    out = run(["--show-settings"]).output
+    assert f"mcp version: 2.1.0 (from {SITE}/mcp-2.1.0.dist-info/METADATA)\n" in out  # installed beats a lower bound
+    assert "fastmcp version: 2.2.0 (from pyproject.toml)\n" in out  # an exact pin beats the installed one
+    (root / "uv.lock").write_text(UV_LOCK)
+    assert "mcp version: 1.9.4 (from uv.lock)\n" in run(["--show-settings"]).output  # the lock beats all
+    (root / "uv.lock").unlink()
+    for folder in (root / SITE).iterdir():
+        for file in folder.iterdir():
+            file.unlink()
+        folder.rmdir()
+    out = run(["--show-settings"]).output
+    assert "mcp version: >=1.9 (from pyproject.toml)\n" in out  # no .venv package: the lower bound
+
+
+@pytest.mark.parametrize("dependencies, shown", [
+    ('["mcp==1.9.0"]', "1.9.0"),
+    ('["mcp>=1.9"]', ">=1.9"),
+    ('["httpx", "mcp[cli] ~= 1.10"]', ">=1.10"),
+    ('["mcp-server-git==0.6", "fastmcp>=2"]', None),
+])
+def test_version_from_pyproject_project_dependencies(tmp_path, monkeypatch, dependencies, shown):
+    root = make(tmp_path / "proj", {"pyproject.toml": f'[project]\nname = "proj"\ndependencies = {dependencies}\n'})
+    monkeypatch.chdir(root)
+    out = run(["--show-settings"]).output
+    expected = f"mcp version: {shown} (from pyproject.toml)\n" if shown else "mcp version: not detected ("
+    assert expected in out
+
+
+def test_venv_of_another_folder_is_not_read(tmp_path, monkeypatch):
+    """Only ROOT/.venv: not a parent's, and not the environment errlint runs in."""
+    make(tmp_path, {f"{SITE}/mcp-2.1.0.dist-info/METADATA": metadata("mcp", "2.1.0")})
+    root = make(tmp_path / "proj", {"pyproject.toml": '[project]\nname = "proj"\n'})
+    monkeypatch.chdir(root)
+    assert "mcp version: not detected (" in run(["--show-settings"]).output

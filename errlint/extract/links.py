@@ -205,13 +205,68 @@ def error_text(candidate: cst.CSTNode) -> Optional[cst.CSTNode]:
     return None
 
 
-def carries_message(stmt: cst.CSTNode) -> bool:
-    """A raise of an exception, or a return of text, a dict or a call's value: a statement whose
-    message the reader sees (a log line just before it is judged with it)."""
+def carries_message(stmt: cst.CSTNode, walker=None) -> bool:
+    """A statement whose message the reader sees, so that a log line just before it is judged with
+    it: a raise that makes an exception here (`raise X(...)`, `raise X`, `raise err` bound to a call),
+    an exit or CLI error call with text (`sys.exit("...")`, `parser.error(...)`, `ctx.fail(...)`,
+    `abort(500, "...")`), a return of text, a dict or a call's value, or an error response tuple
+    (`return {"error": ...}, 500`). A bare `raise` or a re-raise of a caught exception (`raise exc`)
+    shows text made elsewhere, and `sys.exit(1)` shows none: the log line before them stands alone.
+    `walker` (when given) resolves imports and local names."""
     if isinstance(stmt, cst.Raise):
-        return stmt.exc is not None
+        return stmt.exc is not None and _makes_exception(stmt.exc, walker)
     if isinstance(stmt, cst.Return):
-        return isinstance(stmt.value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Dict, cst.Call, cst.BinaryOperation))
+        value = stmt.value
+        if isinstance(value, cst.Tuple):
+            from .framework_sinks import flask_error_tuple
+
+            return flask_error_tuple(value, walker.qualify if walker is not None else nodes.dotted) is not None
+        return _reply_value(value)
+    if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
+        return _ends_with_text(stmt.value, walker)
+    return False
+
+
+EXIT_CALLS = frozenset({"sys.exit", "exit", "quit", "builtins.exit"})
+
+
+def _reply_value(value: Optional[cst.CSTNode]) -> bool:
+    return isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.Dict, cst.Call, cst.BinaryOperation))
+
+
+def _makes_exception(exc: cst.CSTNode, walker) -> bool:
+    """`X(...)`, a class `X`/`mod.X`, or a local name bound to a call; not a caught exception object."""
+    if isinstance(exc, cst.Call):
+        return True
+    if isinstance(exc, cst.Name) and walker is not None:
+        reaching = walker.reaching_now().get(exc.value)
+        bound = reaching[0] if reaching else walker.scope.value(exc.value)
+        if isinstance(bound, cst.Call):
+            return True
+    return nodes.last_name(exc)[:1].isupper()  # exception classes are CapWords; `exc`, `err`, `e` are objects
+
+
+def _ends_with_text(call: cst.Call, walker) -> bool:
+    """An exit or CLI error call that shows text: what `Walker.exit_call` and the argparse, click and
+    abort sinks record as a message."""
+    callee = walker.qualify(call.func) if walker is not None else nodes.dotted(call.func)
+    func = call.func
+    base = func.value if isinstance(func, cst.Attribute) else None
+    method = func.attr.value if isinstance(func, cst.Attribute) else ""
+    if callee in EXIT_CALLS:
+        arg = nodes.call_arg(call, 0, "code", "status")
+        if arg is None or nodes.int_value(arg) is not None or isinstance(arg, cst.Name) and arg.value in ("None", "True", "False"):
+            return False
+        return isinstance(arg, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.BinaryOperation, cst.Name, cst.Call))
+    if base is not None and walker is not None:
+        if method == "error" and walker._is_parser(base):
+            return nodes.call_arg(call, 0, "message") is not None
+        if method == "exit" and walker._is_parser(base):
+            return nodes.call_arg(call, 1, "message") is not None
+        if method == "fail" and walker._is_click_context(base):
+            return nodes.call_arg(call, 0, "message") is not None
+    if callee.rsplit(".", 1)[-1] == "abort" and callee.split(".", 1)[0] in ("flask", "quart", "werkzeug"):
+        return len(call.args) > 1 or nodes.keyword_arg(call, "description") is not None
     return False
 
 

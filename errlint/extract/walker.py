@@ -175,7 +175,7 @@ class Walker:
         self.reaching.append(defs)
         failed_exit = False
         for i, stmt in enumerate(flat):
-            self.before_reply = i + 1 < len(flat) and carries_message(flat[i + 1])
+            self.before_reply = i + 1 < len(flat) and carries_message(flat[i + 1], self)
             later = [c for c in exit_at[i + 1:] if c is not None]
             self.exits_after = bool(later) and later[0] > 0  # -1: a computed status, not known to fail
             self.exit_code = later[0] if later else None
