@@ -78,10 +78,16 @@ class FileResult:
     summary: Optional[dict] = None
 
 
+# An HTTP error status in code (`return "Unknown widget", 404`, `abort(409)`, `status_code=422`) makes a
+# sink with none of the words above: a route's error reply is known by its status.
+ERROR_STATUS_BYTES = re.compile(rb"(?<![\w.])[45]\d\d(?![\w.])|status")
+
+
 def may_contain_sink(data: bytes) -> bool:
-    """Cheap pre-filter: a file with none of these words cannot hold a sink (proved by a stdlib test)."""
+    """Cheap pre-filter: a file with none of these words, and no HTTP error status, cannot hold a sink
+    (tested on the stdlib and on each framework's error surface)."""
     lowered = data.lower()
-    return any(token in lowered for token in SINK_BYTES)
+    return any(token in lowered for token in SINK_BYTES) or ERROR_STATUS_BYTES.search(lowered) is not None
 
 
 # Over this size a file is tokenized before libcst sees it: a data module (pydoc_data/topics.py,

@@ -63,3 +63,33 @@ def test_huge_data_modules_skip_the_parse():
         return
     data = topics.read_bytes()
     assert len(data) > HUGE_FILE_BYTES and not code_may_contain_sink(data)
+
+
+FRAMEWORK_ONLY_SINKS = (
+    # the error reply of a route named by nothing but its status
+    b'@bp.get("/w/<wid>")\ndef w(wid):\n    return "Something went wrong", 500\n',
+    b'@bp.get("/w/<wid>")\ndef w(wid):\n    return "Something went wrong", HTTPStatus.BAD_GATEWAY\n',
+    b'@routes.get("/w")\nasync def w(req):\n    return web.Response(text="Something went wrong", status=502)\n',
+    b'class Gone(APIException):\n    status_code = 410\n    default_detail = "Something went wrong"\n',
+)
+
+
+def test_prefilter_keeps_routes_whose_error_is_known_by_its_status():
+    for code in FRAMEWORK_ONLY_SINKS:
+        assert may_contain_sink(code), code
+        assert code_may_contain_sink(code), code
+    assert not may_contain_sink(b"PORT = 8080\nTIMEOUT = 30.5\nRETRIES = 3\n")  # numbers that are no status
+
+
+def test_a_flask_blueprint_error_return_is_checked():
+    from conftest import lint
+
+    code = '''
+        from flask import Blueprint
+        bp = Blueprint("widgets", __name__)
+
+        @bp.get("/widgets/<wid>")
+        def widget(wid):
+            return "Something went wrong", 500
+    '''
+    assert [(d.location.row, d.code) for d in lint(code, select=["AEM101"])] == [(7, "AEM101")]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -84,6 +85,11 @@ def checkout(rev: str) -> tempfile.TemporaryDirectory:
                          f"{archive.stderr.decode(errors='replace').strip()}; pass a commit, tag or branch "
                          "that `git rev-parse` knows")
     subprocess.run(["tar", "-x", "-C", tmp.name], input=archive.stdout, check=True)
+    # the packs of that revision, where `errlint.rules` resolves first (an editable install of this
+    # checkout would otherwise lend its own `rules/` to the old code)
+    rules, inner = Path(tmp.name) / "rules", Path(tmp.name) / "errlint" / "rules"
+    if rules.is_dir() and not inner.exists():
+        shutil.copytree(rules, inner)
     return tmp
 
 

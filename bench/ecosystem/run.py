@@ -94,6 +94,7 @@ def compare_report(before: List[dict], after: List[dict], old: str, new: str, li
     count = lambda rows, c: sum(1 for r in rows if r["code"] == c)  # noqa: E731
     for c in codes:
         lines.append(f"| {c} | {count(before, c)} | {count(after, c)} | +{count(added, c)} | -{count(removed, c)} |")
+    lines += ["", *judged_summary(before, after, added, removed)]
     for title, rows, sign in (("added", added, "+"), ("removed", removed, "-")):
         grouped = defaultdict(list)
         for r in rows:
@@ -105,6 +106,32 @@ def compare_report(before: List[dict], after: List[dict], old: str, new: str, li
             if len(grouped[c]) > limit:
                 lines.append(f"  ... and {len(grouped[c]) - limit} more")
     return "\n".join(lines)
+
+
+def judged_summary(before: List[dict], after: List[dict], added: List[dict], removed: List[dict]) -> List[str]:
+    """What the change did to the findings two reviewers agreed on (verdicts.jsonl): a finding the
+    change adds that was judged before (its key came back) counts as an added false or true positive."""
+    from review import agreed, verdicts_by_key
+
+    votes = verdicts_by_key()
+    verdict = {k: agreed(v) for k, v in votes.items()}
+
+    def tally(rows: List[dict]) -> Counter:
+        return Counter(verdict.get(r["key"]) for r in rows if verdict.get(r["key"]))
+
+    new = {r["key"] for r in added}
+    kept = tally([r for r in after if r["key"] not in new])
+    out = ["| judged (agreed) | TP | FP |", "|---|---|---|"]
+    for title, counts in (("kept", kept), ("added", tally(added)), ("removed", tally(removed))):
+        out.append(f"| {title} | {counts.get('TP', 0)} | {counts.get('FP', 0)} |")
+    per_rule = defaultdict(Counter)
+    for r in removed:
+        if verdict.get(r["key"]):
+            per_rule[r["code"]][verdict[r["key"]]] += 1
+    if per_rule:
+        out += ["", "removed judged findings per rule: " + ", ".join(
+            f"{c} -{n['FP']} FP/-{n['TP']} TP" for c, n in sorted(per_rule.items()))]
+    return out
 
 
 def _packages(args) -> List[Package]:

@@ -122,7 +122,8 @@ def error_response(callee: str, call: cst.Call) -> Optional[ErrorResponse]:
 
 
 def flask_error_tuple(node: cst.Tuple, qualify: Callable[[cst.CSTNode], str]) -> Optional[ErrorResponse]:
-    """Flask's `return jsonify(error=...), 400` / `return {"error": ...}, 400`: body first, status second."""
+    """Flask's `return jsonify(error=...), 400` / `return {"error": ...}, 400` / `return "text", 400`:
+    body first, status second."""
     elements = [el.value for el in node.elements if not isinstance(el, cst.StarredElement)]
     if len(elements) < 2:
         return None
@@ -134,8 +135,8 @@ def flask_error_tuple(node: cst.Tuple, qualify: Callable[[cst.CSTNode], str]) ->
         if body.args and all(a.keyword is not None for a in body.args):
             return ErrorResponse(status, cst.Dict([cst.DictElement(cst.SimpleString(repr(a.keyword.value)), a.value) for a in body.args]))
         return ErrorResponse(status, nodes.call_arg(body, 0))
-    if isinstance(body, cst.Dict):
-        return ErrorResponse(status, body)
+    if isinstance(body, (cst.Dict, cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+        return ErrorResponse(status, body)  # `return "Unknown widget", 404`: the text is the body
     return None
 
 
