@@ -579,3 +579,47 @@ def sync(project_id: str) -> str:
     return project_id
 '''
     assert exact(src) == []
+
+
+PERMISSION_GUARDS = {
+    "robots_can_fetch": '''
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+mcp = FastMCP("fetch")
+@mcp.tool()
+def fetch(url: str) -> str:
+    robots = Protego.parse(httpx.get(url + "/robots.txt").text)
+    if not robots.can_fetch(url, "agent"):
+        raise ToolError(f"robots.txt forbids autonomous fetching of {url}; tell the user to open it themselves.")
+    return url
+''',
+    "django_has_perm": '''
+from django.http import HttpResponseForbidden
+def delete_report(request, report_id):
+    if not request.user.has_perm("reports.delete_report"):
+        return HttpResponseForbidden(f"Deleting report {report_id} needs the delete permission; ask a workspace admin.")
+    return None
+''',
+    "policy_is_allowed": '''
+import click
+@click.command()
+@click.argument("region")
+def deploy(region):
+    policy = load_policy(region)
+    if not policy.is_allowed(region):
+        raise click.ClickException(f"Deploying to {region} is outside the org policy; contact the platform team.")
+''',
+}
+
+
+@pytest.mark.parametrize("name", sorted(PERMISSION_GUARDS))
+def test_escalation_after_a_permission_query_is_not_flagged(name):
+    """A guard that asks a policy whether the action is permitted (robots.txt, a user's permission, an
+    org policy): the caller cannot change the answer by changing its input, so a person is the step."""
+    src = PERMISSION_GUARDS[name]
+    assert at(src, select=["AEM501", "AEM502"]) == []
+    # the same message under a check on the input's form still hands a fixable error to a person
+    fixable = src.replace("robots.can_fetch(url, \"agent\")", "url.startswith('https://')")
+    fixable = fixable.replace("policy.is_allowed(region)", "region.startswith('eu-')")
+    if name != "django_has_perm":  # its text names a permission: an auth failure either way
+        assert [code for _, code in at(fixable, select=["AEM501"])] == ["AEM501"]

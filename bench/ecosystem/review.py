@@ -179,6 +179,13 @@ def _write_packets(items: List[str], header: str, out_dir: Path, batch: int, pre
 
 def cmd_sample(args) -> int:
     findings = read_jsonl(args.findings)
+    if getattr(args, "added_since", None):  # only what a change added: the findings REV did not have
+        old = subprocess.run(["git", "-C", str(REPO), "show", f"{args.added_since}:bench/ecosystem/findings.jsonl"],
+                             capture_output=True, text=True)
+        if old.returncode != 0:
+            raise SystemExit(f"error: no findings.jsonl at revision {args.added_since!r}: {old.stderr.strip()}")
+        before = {json.loads(line)["key"] for line in old.stdout.splitlines() if line.strip()}
+        findings = [f for f in findings if f["key"] not in before]
     verdicts = verdicts_by_key()
     defaults = default_on()
     rng = random.Random(args.seed)

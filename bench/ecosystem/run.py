@@ -155,6 +155,7 @@ def main(argv=None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=2, help="packages checked at once")
     ap.add_argument("--per-rule", type=int, default=25, help="sample: findings per default-on rule")
     ap.add_argument("--codes", help="sample: only these codes (comma-separated)")
+    ap.add_argument("--added-since", metavar="REV", help="sample: only findings that REV's findings.jsonl does not have")
     ap.add_argument("--count", type=int, default=220, help="sites: error sites to sample")
     ap.add_argument("--seed", type=int, default=12, help="sample/sites: random seed")
     ap.add_argument("--out-dir", type=Path, help="sample/sites: folder for the review packets")

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 
+import libcst as cst
+
 from ..extract.context import caller_fixable, is_transient
+from ..extract import nodes
 from ..extract.provenance import provenance
 from ..model import Message
 from .base import FileContext
@@ -18,6 +21,12 @@ NOT_FIXABLE_TEXT = re.compile(
 AUTH_TYPES = re.compile(r"(Permission|Forbidden|Unauthori[sz]ed|Auth\w*|AccessDenied|NotAuthenticated)(Error|Exception)?$")
 AUTH_TEXT = re.compile(r"\b(permission|access denied|not authori[sz]ed|unauthori[sz]ed|forbidden|not allowed to|lacks? (?:the )?\w+ (?:scope|role|permission))\b", re.I)
 CATCH_ALL = ("", "Exception", "BaseException", "builtins.Exception")
+# A guard that asks whether an action is permitted (`robots.can_fetch(url, agent)`, `user.has_perm(p)`,
+# `policy.is_allowed(x)`): the answer is a policy's, which the caller cannot change by changing its input.
+PERMISSION_QUERY = re.compile(
+    r"^(?:can_\w+|may_\w+|is_allowed\w*|is_permitted|allowed_to\w*|has_(?:perm|permission|permissions|access|role|scope)\w*|"
+    r"permits?|check_permissions?|is_authori[sz]ed|authori[sz]e)$"
+)
 
 # Calls that parse or convert a value: when they fail, the value was malformed.
 PARSE_CALLS = re.compile(
@@ -49,7 +58,20 @@ def needs_a_person(message: Message, ctx: FileContext) -> bool:
             return True
     if ctx.guard(message).statuses & {401, 403}:
         return True
+    if _permission_guard(message):
+        return True
     return any(AUTH_TEXT.search(t.prose) or NOT_FIXABLE_TEXT.search(t.prose) for t in message.templates)
+
+
+def _permission_guard(message: Message) -> bool:
+    """The innermost `if` in front of the sink tests a permission query (see PERMISSION_QUERY)."""
+    for guard in message.context.guards[:1]:
+        if guard.kind == "fallthrough" or guard.test is None:
+            continue
+        for node in nodes.iter_expr(guard.test):
+            if isinstance(node, cst.Call) and PERMISSION_QUERY.match(nodes.last_name(node.func) or ""):
+                return True
+    return False
 
 
 def crash_handler(message: Message, ctx: FileContext) -> bool:
