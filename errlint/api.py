@@ -11,7 +11,8 @@ import libcst as cst
 
 from .checks.base import FileContext
 from .config import Settings
-from .engine import RunContext, check_file
+from .engine import check_file
+from .run_context import RunContext
 from .extract.walker import FileFacts
 from .model import Context, Diagnostic, Finding, Message, Piece, Template
 from .packs import Packs, bundled

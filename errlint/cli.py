@@ -229,7 +229,7 @@ def _check_stdin(settings, selection: Selection, stdin_filename: Optional[str], 
     result = RunResult(discovery=Discovery(), settings=settings, reasons=reasons, run=run)
     checked = check_file(name, data, run)
     if checked.text is None and not checked.internal_error:
-        from .engine import _decode
+        from .source_decoding import _decode
 
         checked.text = _decode(data, checked.encoding)
     result.results.append(checked)
