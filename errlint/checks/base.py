@@ -285,6 +285,6 @@ def mostly_non_english(text: str) -> bool:
 
 def all_rules() -> Dict[str, type]:
     """Every Python rule class by code (importing the rule modules registers them)."""
-    from . import channels, guidance, leaks, mcp, meta, parts, size, vague  # noqa: F401  (registration)
+    from . import allowed_values, channels, guidance, interpolation, leaks, mcp, meta, next_step, passthrough, size, vague, value_echo, value_source  # noqa: F401  (registration)
 
     return dict(Rule.registry)
