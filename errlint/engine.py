@@ -14,6 +14,7 @@ import libcst as cst
 from .checks.base import FileContext, Rule
 from .checks.verdict import one_verdict
 from . import project_model
+from .families import family_of
 from .extract.walker import extract
 from .locator import Locator
 from .model import Diagnostic, Finding, Level, Location
@@ -230,7 +231,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
 
 def _run_rules(message, rules: Sequence[Rule], ctx: FileContext, leak_only: bool, out: List[Tuple[Rule, Finding]], internal: List[Diagnostic], name: str) -> None:
     for rule in rules:
-        if not rule.applies(message) or leak_only and rule.code[3] != "3":
+        if not rule.applies(message) or leak_only and not _leak_rule(rule.code):
             continue
         try:
             for finding in rule.check(message, ctx):
@@ -239,6 +240,12 @@ def _run_rules(message, rules: Sequence[Rule], ctx: FileContext, leak_only: bool
             continue
         except Exception as exc:  # one rule's bug must not stop the others (issue: never crash)
             internal.append(_internal(name, rule, exc))
+
+
+def _leak_rule(code: str) -> bool:
+    """Whether a rule is in the leak family: the only rules run on a message judged for leaks only."""
+    family = family_of(code)
+    return family is not None and family.leak
 
 
 def _locate(rule: Rule, finding: Finding, locator: "Locator", suppressions: Suppressions, run: RunContext, name: str, audience: Optional[str]) -> Optional[Diagnostic]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import List, Sequence
 
 from .checks.base import Rule
+from .families import PREFIX
 from .locator import Locator
 from .model import Applicability, Diagnostic, Edit, Fix, Location
 from .noqa import Suppressions
@@ -29,7 +30,7 @@ def unused_noqa(name: str, suppressions: Suppressions, locator: "Locator", rule:
         if not listed:
             continue
         used = suppressions.used.get(row, set())
-        unused = sorted(c for c in listed if c.startswith("AEM") and c not in used and any(e.startswith(c) for e in enabled))
+        unused = sorted(c for c in listed if c.startswith(PREFIX) and c not in used and any(e.startswith(c) for e in enabled))
         if not unused:
             continue
         line_start = locator.starts[row - 1]
