@@ -28,7 +28,7 @@ from .syntax_errors import MAX_FILE_BYTES, _compile_problem, _nested_diagnostic,
 
 LEAK_ONLY_ROLES = {"dunder"}
 # Exception classes whose name declares an internal invariant ("this should be unreachable"): their
-# messages are for the library's developers, so only leak rules apply (design: AssertionError trap).
+# messages are for the library's developers (like an AssertionError's), so only leak rules apply.
 INTERNAL_CLASS = re.compile(r"(Logic|Internal|Assertion|Unreachable|Invariant|Programming|Bug)(Error|Exception)?$")
 
 

@@ -276,7 +276,7 @@ def complete_templates(message: Message) -> List[Template]:
 
 
 def mostly_non_english(text: str) -> bool:
-    """True when most letters are outside ASCII: English lexicons do not apply (design section 3)."""
+    """True when most letters are outside ASCII: English lexicons do not apply (the phrase lists are English)."""
     letters = [c for c in text if c.isalpha()]
     if len(letters) < 8:
         return False
