@@ -11,8 +11,10 @@ import libcst as cst
 
 from .checks.base import FileContext
 from .config import Settings
-from .engine import RunContext, check_file
+from .engine import check_file
+from .run_context import RunContext
 from .extract.walker import FileFacts
+from .families import prefixes
 from .model import Context, Diagnostic, Finding, Message, Piece, Template
 from .packs import Packs, bundled
 from .registry import select_rules
@@ -36,7 +38,7 @@ def check_source(code: str, path: str = "example.py", settings: Optional[Setting
     return check_file(path, code.encode("utf-8"), run).diagnostics
 
 
-PROSE_FAMILIES = ("AEM1", "AEM2", "AEM3", "AEM4", "AEM5")
+PROSE_FAMILIES = prefixes("prose")  # the families judged from the text alone (`families`)
 
 
 def check_text(text: str, profile: str = "agent", select: Sequence[str] = PROSE_FAMILIES,

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 from . import __version__
-from .engine import FileResult, RunContext
+from .run_context import FileResult, RunContext
 from .model import Applicability, Diagnostic, Edit, Fix, Level, Location
 
 TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by errlint.\n"

@@ -15,6 +15,7 @@ import click
 
 from . import __version__
 from .config import ConfigError
+from .families import whole_file_code
 from .model import Diagnostic
 from .output import FORMATS, render
 from .output.statistics import STATISTICS_FORMATS
@@ -229,7 +230,7 @@ def _check_stdin(settings, selection: Selection, stdin_filename: Optional[str], 
     result = RunResult(discovery=Discovery(), settings=settings, reasons=reasons, run=run)
     checked = check_file(name, data, run)
     if checked.text is None and not checked.internal_error:
-        from .engine import _decode
+        from .source_decoding import _decode
 
         checked.text = _decode(data, checked.encoding)
     result.results.append(checked)
@@ -269,7 +270,7 @@ def _add_noqa(result: RunResult, stdin_data: Optional[bytes] = None) -> None:
     for r in result.results:
         rows = {}
         for d in r.diagnostics:
-            if d.code not in ("AEM000", "AEM001"):
+            if not whole_file_code(d.code):
                 rows.setdefault(d.location.row, []).append(d.code)
         text = r.text if r.text is not None else _read(r.path)
         new, count = add_noqa(text, rows) if rows and text is not None else (text, 0)
@@ -331,7 +332,7 @@ def _summary(diagnostics: Sequence[Diagnostic], files: int, fixed: Optional[int]
         lines = [f"Found {plural(n + fixed, 'error')} ({fixed} fixed, {n} remaining)."]
     else:
         lines = [f"Found {plural(n, 'error')}."]
-    if top not in ("AEM000", "AEM001"):
+    if not whole_file_code(top):
         lead = f"{top} is the most frequent ({counts[top]}): run" if len(counts) > 1 else "Run"
         lines.append(f"{lead} `errlint rule {top}` to see why and how to fix it, or add `# noqa: {top}` to accept one.")
     safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability.value == "safe")

@@ -20,6 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from .families import prefixes
 from .model import PROFILES
 
 CONFIG_NAMES = ("pyproject.toml", "errlint.toml", ".errlint.toml")
@@ -28,16 +29,8 @@ DEFAULT_EXCLUDE = (
     ".pytype", ".ruff_cache", ".errlint_cache", ".svn", ".tox", ".venv", "__pypackages__", "_build",
     "buck-out", "build", "dist", "node_modules", "site-packages", "venv", "__pycache__", ".pytest_cache",
 )
-DEFAULT_PER_FILE_IGNORES = (
-    ("tests/**", ("AEM1", "AEM2")),
-    ("**/tests/**", ("AEM1", "AEM2")),
-    ("test_*.py", ("AEM1", "AEM2")),
-    ("**/test_*.py", ("AEM1", "AEM2")),
-    ("*_test.py", ("AEM1", "AEM2")),
-    ("**/*_test.py", ("AEM1", "AEM2")),
-    ("conftest.py", ("AEM1", "AEM2")),
-    ("**/conftest.py", ("AEM1", "AEM2")),
-)
+TEST_FILE_PATTERNS = ("tests/**", "**/tests/**", "test_*.py", "**/test_*.py", "*_test.py", "**/*_test.py", "conftest.py", "**/conftest.py")
+DEFAULT_PER_FILE_IGNORES = tuple((pattern, prefixes("ignored_in_tests")) for pattern in TEST_FILE_PATTERNS)
 SHOW = "run `errlint --show-settings PATH` to see the resolved settings"
 
 

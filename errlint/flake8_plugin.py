@@ -20,7 +20,8 @@ from typing import Any, ClassVar, Dict, Iterator, List, Optional, Tuple
 
 from . import __version__
 from .config import ConfigError, find_config, load_settings
-from .engine import RunContext, check_file
+from .engine import check_file
+from .run_context import RunContext
 from .noqa import Suppressions
 from .packs import PackError
 from .runner import Selection, build_run, registry_files

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Optional, Tuple, Union
 
 PROFILES = ("agent", "cli", "http", "exc", "log")
-"""Audience profiles (design/rules.md section 0): who reads a message."""
+"""Audience profiles: who reads a message. `agent`: a model reading an MCP tool's error; `cli`: a person
+reading a command's stderr; `http`: an API client reading an error body; `exc`: the caller of a
+library that raises; `log`: whoever reads the logs."""
 
 
 class Level(str, enum.Enum):
@@ -35,7 +37,8 @@ class Applicability(str, enum.Enum):
     DISPLAY_ONLY = "display-only"
 
 
-# Placeholder kinds (design/rules.md section 3). A placeholder may carry several.
+# Placeholder kinds: what an interpolated value is (bounded, a secret, a home path, a traceback, ...),
+# which the leak, size and missing-part rules read instead of running the code. A placeholder may carry several.
 BOUNDED = "bounded"
 EXCEPTION = "exception"
 UNBOUNDED = "unbounded"
@@ -98,7 +101,7 @@ Part = Union[str, Placeholder]
 
 @dataclass(frozen=True, eq=False)
 class Template:
-    """A message as literal text plus typed placeholders (design/rules.md section 3).
+    """A message as literal text plus typed placeholders (the placeholder kinds above).
 
     `parts` alternate freely between `str` and `Placeholder`. `pieces` are the literal source pieces,
     in order, for positions and fixes. `complete` is False when part of the message's prose is not

@@ -10,7 +10,9 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .config import Settings
 from .discovery import Discovery, discover
-from .engine import FileResult, RunContext, check_file, project_registry, project_versions
+from .engine import check_file
+from .project_scan import project_registry, project_versions
+from .run_context import FileResult, RunContext
 from .model import Diagnostic
 from .packs import Packs, bundled_pack_files, load, user_pack_files
 from .registry import select_rules
@@ -114,7 +116,7 @@ def check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cac
 
     results: List[Optional[FileResult]] = [None] * len(files)
     pending: List[Tuple[int, str]] = []
-    from .engine import MAX_FILE_BYTES
+    from .syntax_errors import MAX_FILE_BYTES
 
     for index, path in enumerate(files):
         if cache is not None:
@@ -285,7 +287,7 @@ def _crashed(path: str, message: str) -> FileResult:
 
 def check_one(path: Path, run: RunContext) -> FileResult:
     """Read and check one file; a file that cannot be read is one AEM001 saying why."""
-    from .engine import MAX_FILE_BYTES, too_large
+    from .syntax_errors import MAX_FILE_BYTES, too_large
 
     name = str(path)
     try:
@@ -322,7 +324,8 @@ def write_fixes(reports: Sequence["FixReport"], encodings: Dict[str, str]) -> Li
 
     A file whose text changed since it was read (an editor saved it) is left alone, and a file
     reached twice (through a symbolic link) is written once."""
-    from .engine import _decode, display_name
+    from .engine import display_name
+    from .source_decoding import _decode
     from .fixes import write_atomic
 
     errors = []

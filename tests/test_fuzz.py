@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from errlint.api import run_context
-from errlint.engine import _compile_problem, check_file
+from errlint.engine import check_file
+from errlint.syntax_errors import _compile_problem
 from errlint.runner import fix_result
 
 pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")  # hypothesmith compiles odd programs

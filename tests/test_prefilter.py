@@ -6,7 +6,9 @@ import sysconfig
 from pathlib import Path
 
 from errlint.api import run_context
-from errlint.engine import HUGE_FILE_BYTES, analyse, code_may_contain_sink, may_contain_sink, parse
+from errlint.engine import analyse
+from errlint.prefilter import HUGE_FILE_BYTES, code_may_contain_sink, may_contain_sink
+from errlint.syntax_errors import parse
 
 
 def stdlib_files():

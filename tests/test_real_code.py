@@ -279,7 +279,7 @@ def test_caught_names_come_from_every_file_of_the_project(tmp_project):
     from click.testing import CliRunner
 
     from errlint.cli import main
-    from errlint.engine import scan_caught_names
+    from errlint.project_scan import scan_caught_names
 
     assert scan_caught_names("try:\n    x()\nexcept (pkg.HorizonError, ValueError) as e:\n    pass\nexcept* _Arity:\n    pass\n") == {"HorizonError", "_Arity"}
     (tmp_project / "pyproject.toml").write_text('[tool.errlint.profiles]\nAEM201 = ["agent", "cli", "http", "exc"]\n')

@@ -276,7 +276,7 @@ def complete_templates(message: Message) -> List[Template]:
 
 
 def mostly_non_english(text: str) -> bool:
-    """True when most letters are outside ASCII: English lexicons do not apply (design section 3)."""
+    """True when most letters are outside ASCII: English lexicons do not apply (the phrase lists are English)."""
     letters = [c for c in text if c.isalpha()]
     if len(letters) < 8:
         return False
@@ -285,6 +285,6 @@ def mostly_non_english(text: str) -> bool:
 
 def all_rules() -> Dict[str, type]:
     """Every Python rule class by code (importing the rule modules registers them)."""
-    from . import channels, guidance, leaks, mcp, meta, parts, size, vague  # noqa: F401  (registration)
+    from . import allowed_values, channels, guidance, interpolation, leaks, mcp, meta, next_step, passthrough, size, vague, value_echo, value_source  # noqa: F401  (registration)
 
     return dict(Rule.registry)

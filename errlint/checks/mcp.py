@@ -1,5 +1,5 @@
-"""6xx: MCP protocol misuse (the channel rules AEM606/AEM607 are in `channels`). What each MCP stack sends to the model is in
-design/rules.md section 1 (checked against mcp 2.3.0 and fastmcp 4.2.3)."""
+"""6xx: MCP protocol misuse (the channel rules AEM606/AEM607 are in `channels`). What each MCP stack sends to
+the model (checked against mcp 2.3.0 and fastmcp 4.2.3) is in `UNMASKED` and the AEM603 docs below."""
 from __future__ import annotations
 
 import re

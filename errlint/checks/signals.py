@@ -55,7 +55,8 @@ class Signals:
         self.statements = statements(packs)
 
     def next_step(self, template: Template, tools: Iterable[str] = (), prose: Optional[str] = None, action: bool = False) -> Optional[str]:
-        """The first next-step signal in the template (design/rules.md section 5), or None.
+        """The first next-step signal in the template (an imperative, a code span, a flag, a tool, allowed
+        values, retry timing), or None.
         `prose` reads a part of the template's prose instead of all of it; `action` keeps only what
         the caller can do (an instruction, a command, a tool, retry timing), not a stated requirement."""
         prose = template.prose if prose is None else prose

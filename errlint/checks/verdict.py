@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Sequence, Set, Tuple
 
+from ..families import family_of
+
 MAX_WORDING = 2
 
 COVERED_BY: Dict[str, Set[str]] = {
@@ -49,11 +51,13 @@ RANK: Tuple[str, ...] = (
 
 
 def family(code: str) -> str:
-    """The family a code counts in for "one finding per family": its hundreds digit, with the 2xx
-    family split by the missing part."""
+    """The family a code counts in for "one finding per family": its hundreds digit (`families`),
+    with the 2xx family split by the missing part; errlint's own codes and codes in no family each
+    stand alone."""
     if code in FAMILIES:
         return FAMILIES[code]
-    return {"1": "vague", "2": "parts", "3": "leak", "4": "size", "5": "guidance", "6": "channel"}.get(code[3:4], code)
+    found = family_of(code)
+    return found.name if found is not None and not found.own else code
 
 
 def rank(code: str) -> Tuple[int, str]:

@@ -520,7 +520,7 @@ def param_derived(function: Optional[FunctionInfo], resolve_local: Callable[[str
 
 
 def caller_fixable(message: Message, facts: GuardFacts, resolve_local: Callable[[str], Optional[cst.CSTNode]], strict: bool = False) -> bool:
-    """True when the caller can fix the failure (design/rules.md section 0, AEM201 on plain raises).
+    """True when the caller can fix the failure: the gate of AEM201 on a plain raise (docs/rules.md#aem201).
 
     The sink sits under a guard that tests a parameter of the enclosing function (or a local computed
     from one), inside a pydantic validator, in an except handler around a call that receives one, or

@@ -1,4 +1,4 @@
-"""Name bindings: what a name in a message expression refers to (design/rules.md section 3).
+"""Name bindings: what a name in a message expression refers to, so its placeholder can be typed.
 
 A `Scope` records, per name, every way it is bound in a function (or the module): plain and augmented
 assignments, parameters, `except ... as e`, loop targets, imports. A name resolves to a value only

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from .. import tokens
 from ..config import Settings
+from ..families import prefixes
 from ..model import Diagnostic
 from .calls import ID_NAME, PATH_NAME, ProbeCall, is_read_only
 from .client import ProbeRun, Reply
@@ -40,7 +41,8 @@ from .origin import SERVER_ORIGIN, Origin, reply_origin
 if TYPE_CHECKING:  # pragma: no cover
     from .findings import Finding
 
-PROSE_PREFIXES = ("AEM1", "AEM2", "AEM3", "AEM4", "AEM5")
+PROSE_PREFIXES = prefixes("prose")
+LEAK_PREFIXES = prefixes("leak")
 STRUCTURAL = ("AEM401", "AEM403", "AEM404", "AEM601", "AEM602", "AEM603")
 """Codes reported once per tool whatever the reply text (the same defect on every call)."""
 
@@ -214,7 +216,7 @@ class Analyzer:
                         "Keep what failed, what is allowed and the next step; move background to a docs URL or a describe_* tool."))
         only_leaks = masked or bool(dump) or any(p.code == "AEM403" for p in out.problems)
         for problem in self._text_rules(body, call):
-            if only_leaks and not problem.code.startswith("AEM3"):
+            if only_leaks and not problem.code.startswith(LEAK_PREFIXES):
                 continue
             if all(p.code != problem.code for p in out.problems):
                 add(problem)

@@ -1,0 +1,210 @@
+"""AEM204: whether a message raised when a value fails a closed set, a range or bound, a pattern, a
+required form, a deny rule or a validating parser says what is allowed: the choices, the bound, the
+form, an example, or the collection interpolated at run time. Open sets are left to AEM205.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from ..extract.context import GuardFacts
+from ..extract.guards import deny_stated, parse_form_stated
+from ..extract.provenance import provenance
+from ..extract.value_sets import describe as describe_set
+from ..fixes import append_edit
+from ..model import COLLECTION, HINT, Applicability, Finding, Fix, Message, Template
+from .base import FileContext, Option as RuleOption, complete_templates, quote
+from .signals import tool_references
+from .part_rule import PART_SINKS, VALUE_SOURCE, PartRule, _contains, _root
+from .vague import signals
+
+RANGE_TEXT = re.compile(r"\b(at least|at most|no more than|up to|between|minimum|maximum|max|min|limit|exceeds?|above|below|greater|less|fewer|more than|range|positive|negative|non-negative|non-zero|whole number|single|only one|exactly)\b|[<>]=?|\u2264|\u2265", re.I)
+EXAMPLE_TEXT = re.compile(r"\b(e\.g\.|for example|such as|like|format|formatted|must (?:match|be|look|start|end|contain)|expected|should (?:be|look|match)|in the form)\b", re.I)
+ZERO_WORDS = re.compile(r"\b(positive|negative|non-negative|nonnegative|non-zero|nonzero|empty|whole number)\b", re.I)
+
+
+class MissingAllowedValues(PartRule):
+    """## What it does
+    Flags a message raised when a value is not in a closed set (a literal, an enum, a constant, a
+    configured allow-list such as `SETTINGS["themes"]`), fails a range or a bound (`right >
+    image.width`), a regular expression, a prefix/suffix check, a deny rule (`".." in path`) or a
+    parser in a validating `try` (`int(x)`, `json.loads(x)`, `Decimal(x)`), when the message neither
+    lists the allowed values (at least one), nor interpolates the collection or bound, nor gives an
+    example or a tool that lists them. Open sets (records from storage or an API) and collections
+    longer than `max-listed-values` are left to AEM205 and AEM405.
+
+    ## Why is this bad?
+    The agent cannot guess the accepted values; naming them turns a retry loop into one correct call.
+
+    ## Example
+    ```python
+    FORMATS = {"wheel", "sdist"}
+    if kind not in FORMATS:
+        raise click.ClickException(f"Invalid kind: {kind}")
+    ```
+
+    Use instead:
+    ```python
+        raise click.ClickException(f"Invalid --kind {kind!r}; expected one of: sdist, wheel.")
+    ```
+
+    ## Fix safety
+    Unsafe: appending "; expected one of: a, b" changes the message text.
+
+    ## Options
+    `max-listed-values` (int, 20): collections longer than this are not expected to be listed.
+    """
+
+    CODE = "AEM204"
+    SINKS = PART_SINKS
+    NAME = "missing-allowed-values"
+    SUMMARY = "What is allowed is not said"
+    PROFILES = ("agent", "cli", "http", "exc")
+    OPTIONS = {"max-listed-values": RuleOption(20, "int", "Longest literal collection a message is expected to list.")}
+    FIX = Applicability.UNSAFE
+    VALID = (
+        "SIZES = {'s', 'm'}\ndef f(size):\n    if size not in SIZES:\n        raise ValueError(f'size={size!r} is invalid; expected one of s, m')\n",
+        "def f(page_size):\n    if page_size > 200:\n        raise ValueError(f'page_size={page_size} exceeds the limit of 200')\n",
+        "TICKETS = {'T-1': 'open'}\ndef f(ticket_id):\n    if ticket_id not in TICKETS:\n        raise ValueError(f'Unknown ticket {ticket_id!r}. Call list_tickets to see valid ticket IDs.')\n",
+        "def f(x, items):\n    if x not in items:\n        raise ValueError(f'{x!r} is not an item')\n",
+    )
+    INVALID = (
+        "FORMATS = {'wheel', 'sdist'}\ndef f(kind):\n    if kind not in FORMATS:\n        raise ValueError(f'Invalid kind: {kind}')\n",
+        "def f(kind):\n    if kind == 'fresh':\n        return 1\n    if kind == 'clone':\n        return 2\n    raise ValueError('Unrecognised creation mode {}'.format(kind))\n",
+        "import re\ndef f(ref):\n    if not re.fullmatch(r'[A-Z]{1,3}[0-9]+', ref):\n        raise ValueError(f'Cell address {ref} is malformed')\n",
+        "def f(patterns):\n    if len(patterns) > 1:\n        raise ValueError('Too many patterns supplied')\n",
+    )
+
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if message.extra.get("silent"):
+            return
+        facts = ctx.guard(message)
+        if not facts.has_guard:
+            return
+        function = message.context.function
+        derived = provenance(message).inputs(facts.subjects | facts.value_subjects)
+        if not derived:
+            return  # the object's own state, not a value the caller passed
+        limit = self.options["max-listed-values"]
+        choices = [v for m in facts.memberships if m.allowed and m.values and _root(m.subject) in derived for v in m.values]
+        dynamic = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived and not m.closed]
+        closed = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived and m.closed]
+        formats = [f for f in facts.formats if (f[3] or f[2]) and _root(f[0]) in derived]  # required forms and deny rules
+        formats += [(subject, "parse", (form,), True) for subject, form, _ in facts.parse_forms if _root(subject) in derived]
+        patterns = [p for p in facts.patterns if p[2] and _root(p[0]) in derived]
+        ranges = [b for b in facts.bounds if _root(b[0]) in derived]
+        if len(choices) > limit:
+            choices = []
+        if not (choices or formats or patterns or ranges or closed or facts.enum_lookup):
+            return
+        if dynamic and not choices and not ranges and not closed:
+            return
+        sig = signals(ctx)
+        for template in complete_templates(message):
+            if self._satisfied(template, facts, choices, formats, patterns, ranges, ctx, message, sig):
+                continue
+            what, suggestion = self._describe(choices, formats, patterns, ranges, facts)
+            yield self.finding(message, f"the message does not say what is allowed ({what})", suggestion, fix=self._fix(message, template, ctx, choices, dynamic, ranges, facts))
+            return
+
+    def _fix(self, message: Message, template: Template, ctx: FileContext, choices, dynamic, ranges, facts: GuardFacts):
+        """Append the literal choices or the literal bound (unsafe: the message text changes)."""
+        if len(message.templates) != 1 or dynamic:
+            return None
+        if choices:
+            addition = "; expected one of: " + ", ".join(dict.fromkeys(choices))
+        elif ranges and facts.bound_values and len(ranges) == 1:
+            subject, op, _ = ranges[0]
+            addition = f"; {subject} must be {_inverse(op)} {facts.bound_values[0]}"
+        else:
+            return None
+        edit = append_edit(template, ctx.code, addition)
+        return Fix(Applicability.UNSAFE, f"Append \"{addition.lstrip('; ')}\"", (edit,)) if edit else None
+
+    def _satisfied(self, template: Template, facts: GuardFacts, choices, formats, patterns, ranges, ctx, message, sig) -> bool:
+        prose = template.prose
+        if re.search(r"did you mean", prose, re.I) or VALUE_SOURCE.search(prose) or tool_references(template):
+            return True
+        for holder in template.placeholders:
+            if holder.has(COLLECTION) or holder.has(HINT):
+                return True
+            for m in facts.memberships:
+                if m.collection and any(n == m.collection or n.startswith(m.collection + ".") for n in holder.names):
+                    return True
+        literal = template.literal
+        if choices and any(_contains(template, c) or c and len(c) > 2 and c.lower() in literal.lower() or c in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[c]}\b", literal, re.I) for c in choices):
+            return True
+        for subject, method, lits, required in formats:
+            if method == "parse" and parse_form_stated(template, facts, subject, prose, sig):
+                return True
+            if lits and any(lit.strip() and lit.strip().lower() in literal.lower() for lit in lits):
+                return True
+            if lits and not required and deny_stated(template, lits):
+                return True  # a deny rule stated in words ("cannot contain single quotes")
+            if not lits and sig.allowed_clause(template):
+                return True
+        if patterns and (EXAMPLE_TEXT.search(prose) or sig.allowed_clause(template)):
+            return True
+        if ranges:
+            for _, _, bound in ranges:
+                if bound and (bound in literal or any(bound == n or n.startswith(bound + ".") for h in template.placeholders for n in h.names)):
+                    return True
+            if facts.bound_values and any(_near(v, literal) or v in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[v]}\b", literal, re.I) for v in facts.bound_values):
+                return True
+            if RANGE_TEXT.search(prose) and (re.search(r"\d", literal) or template.placeholders or ZERO_WORDS.search(prose)):
+                return True
+        if facts.enum_lookup and (sig.allowed_clause(template) or any(h.has(COLLECTION) for h in template.placeholders)):
+            return True
+        return False
+
+    def _describe(self, choices, formats, patterns, ranges, facts) -> tuple:
+        if choices:
+            listed = ", ".join(dict.fromkeys(choices))
+            return f"one of: {quote(listed, 60)}", f"Append the choices: \"; expected one of: {quote(listed, 80)}\"."
+        closed = [m for m in facts.memberships if m.allowed and m.closed and m.values is None and m.node is not None]
+        if closed and not (ranges or formats or patterns):
+            shown = describe_set(closed[0].node)
+            return f"one of the values of {quote(shown, 40)}", f"Interpolate them at run time, e.g. f\"; expected one of: {{', '.join(sorted({shown}))}}\"."
+        if ranges:
+            subject, op, bound = ranges[0]
+            shown = bound or "the bound"
+            return f"{subject} {op} {shown}", f"State the accepted range, e.g. \"{subject} must be {_inverse(op)} {shown}\"."
+        if formats:
+            subject, method, lits, required = formats[0]
+            if method == "parse":
+                return f"{subject} must be {lits[0]}", f"Say the accepted form of {subject} ({lits[0]}) and give an example value."
+            if not required:
+                return f"{subject} must not {_verb(method)} {' or '.join(lits)}", f"Say what {subject} may not {_verb(method)}, e.g. \"{subject} must not {_verb(method)} {' or '.join(repr(x) for x in lits)}\"."
+            if lits:
+                return f"{subject} must {_verb(method)} {' or '.join(lits)}", f"Say the required form, e.g. \"{subject} must {_verb(method)} {' or '.join(repr(x) for x in lits)}\"."
+            return f"{subject} must pass {method}()", f"Say the accepted form of {subject} and give an example."
+        if patterns:
+            subject, pattern, _ = patterns[0]
+            return f"{subject} must match {quote(pattern, 40)}", f"Describe the format in words and give an example value for {subject}."
+        return "valid enum values", "List the enum's values or point to the tool that lists them."
+
+
+NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "12": "twelve"}
+
+
+def _near(value: str, literal: str) -> bool:
+    try:
+        number = float(value.replace("_", ""))
+    except ValueError:
+        return False
+    for found in re.findall(r"\d[\d_,]*(?:\.\d+)?", literal):
+        try:
+            other = float(found.replace("_", "").replace(",", ""))
+        except ValueError:
+            continue
+        if abs(other - number) <= 1:
+            return True
+    return False
+
+
+def _inverse(op: str) -> str:
+    return {">": "<=", ">=": "<", "<": ">=", "<=": ">"}.get(op, "within")
+
+
+def _verb(method: str) -> str:
+    return {"startswith": "start with", "endswith": "end with", "contains": "contain"}.get(method, method)

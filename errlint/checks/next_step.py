@@ -1,0 +1,199 @@
+"""AEM201 and AEM206: whether a message tells its reader what to do next. AEM201 looks for a
+prescribed step (an imperative, a code span, a flag, a tool, allowed values or retry timing) in the
+message or on a following line of the same output run; AEM206 asks a transient failure (timeout,
+rate limit, 5xx) to say when to retry or that retrying will not help.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from ..extract.context import is_transient
+from ..model import RETRY_AFTER, TRACEBACK, Finding, Message
+from .base import FileContext, complete_templates, later_lines, quote, traceback_attached, translator
+from .inputs import first_failing_input
+from .signals import value_placeholders
+from .part_rule import LISTING_TOOL, NOT_FOUND_TEXT, PART_SINKS, PartRule, passthrough_only
+from .recovery import fixable
+from .vague import messageless_matters, signals
+
+FRAMEWORK_USAGE = (
+    "click.UsageError", "click.BadParameter", "click.MissingParameter", "click.NoSuchOption",
+    "click.BadOptionUsage", "click.BadArgumentUsage", "click.exceptions.UsageError",
+    "click.exceptions.BadParameter", "typer.BadParameter", "click.Context.fail",
+    "argparse.ArgumentParser.error", "argparse.ArgumentTypeError", "argparse.ArgumentError",
+)
+RECOVERED = re.compile(r"\b(continuing|falling back|fall(?:ing)? back to|ignoring|skipping|will (?:retry|try again)|retrying(?! (?:will|won't) help)|using (?:the )?default|proceeding (?:with|without))\b", re.I)
+PATH_NAME = re.compile(r"(^|_)(path|file|filename|dir|directory|folder)$")
+TYPED_TIMEOUT = re.compile(r"TIMEOUT|^-?408$")
+
+
+class MissingNextStep(PartRule):
+    """## What it does
+    Flags a message with no next step: no imperative ("Call list_projects", "Pass --force"), no code
+    span, flag or env var, no allowed values, no tool name and no retry timing. Applies to messages
+    whose audience is an agent, a CLI user or an HTTP client: the audience comes from the project's
+    entry points (MCP tools, CLI commands, HTTP handlers) that reach the message, across modules. A
+    raise no entry point reaches, a library's raises and log lines (`exc`, `log`) are opt-in through
+    `[tool.errlint.profiles] AEM201 = ["agent", "cli", "http", "exc", "log"]`; there it is reported when
+    the caller can fix the error (the raise sits under a guard on a parameter, or in a handler around
+    a call that received one).
+    A step printed on the following output line of the same run counts (`print("Error: no config",
+    file=sys.stderr)` then `print("Run `tool init`.", file=sys.stderr)`), and so does a stated extent
+    ("line 90 out of range (file has 40 lines)") or wait ("cooling down for ~{s}s").
+    Not reported when AEM204, AEM205, AEM206 or AEM207 is (their fixes supply the step), on an
+    internal fault ("Internal error", "should never happen", JSON-RPC INTERNAL_ERROR, HTTP 500: no
+    caller can fix those, which holds for every missing-part rule), on log calls that attach the
+    traceback (`logger.exception`, `exc_info=`), on stderr output that reports no failure
+    (progress lines such as "Codemodding a.py"), or on a library's own exception raised as a signal
+    in plain code (a private class such as `_ArityError`, or one the project catches by name).
+
+    ## Why is this bad?
+    The agent's next move depends only on the text. Without a step it guesses or stops.
+
+    ## Example
+    ```python
+    raise ToolError(f"Catalog {catalog} not found")
+    ```
+
+    Use instead:
+    ```python
+    raise ToolError(f"Catalog {catalog!r} not found. Call list_catalogs to see valid names.")
+    ```
+
+    ## Fix safety
+    Display-only (the step depends on the domain). click's `UsageError`/`BadParameter`, `ctx.fail` and
+    argparse's `parser.error` are exempt: the framework prints usage and a `--help` hint.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM201"
+    SINKS = PART_SINKS
+    NAME = "missing-next-step"
+    SUMMARY = "No next step: nothing to call, pass, set or retry"
+    PROFILES = ("agent", "cli", "http")  # exc and log: opt-in ([tool.errlint.profiles]), decision of 2026-12-01
+    VALID = (
+        "from fastmcp.exceptions import ToolError\nraise ToolError('Catalog not found. Call list_catalogs to see valid names.')\n",
+        "import click\nraise click.UsageError('Too many patterns')\n",
+        "import sys\nsys.exit('No input; pass a path, e.g. `tool a.txt`.')\n",
+        "def f(x):\n    if x < 0:\n        raise ValueError(f'x must be >= 0, got {x}')\n",
+    )
+    INVALID = (
+        "from fastmcp.exceptions import ToolError\ndef f(catalog):\n    raise ToolError(f'Catalog {catalog} not found')\n",
+        "import sys\nprint('Port busy.', file=sys.stderr)\n",
+        "from mcp.types import CallToolResult, TextContent\ndef f(table):\n    msg = f'Refusing to drop {table}: it lacks the required ownership tags'\n    return CallToolResult(isError=True, content=[TextContent(type='text', text=msg)])\n",
+        "import click\n@click.command()\ndef connect(url, timeout):\n    if timeout > 0:\n        msg = f'Could not connect to {url} within {timeout}s.'\n        raise ConnectionError(msg)\n",
+    )
+
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if message.callee in FRAMEWORK_USAGE or traceback_attached(message):
+            return
+        if message.profile == "log" and (message.extra.get("level") not in ("error", "exception", "critical", "fatal") or not fixable(message, ctx, strict=True)):
+            return
+        if message.profile == "exc" and message.sink != "class-default" and not fixable(message, ctx):
+            return
+        sig = signals(ctx)
+        tools = ctx.registry
+        for template in complete_templates(message):
+            if message.extra.get("messageless"):
+                if messageless_matters(message, ctx):
+                    yield self.finding(message, "the error carries no message, so there is no next step", "Add a message that ends with what to do next.")
+                return
+            if not template.parts or not template.placeholders and not template.literal.strip():
+                continue  # a blank line (`print("", file=sys.stderr)`) is spacing, not a message
+            if sig.next_step(template, tools) is not None or step_on_a_later_line(message, ctx, sig, tools):
+                continue
+            if passthrough_only(template, sig) or template.placeholders and not template.literal.strip() and all(h.has(TRACEBACK) for h in template.placeholders):
+                continue  # AEM207 (or AEM305 for a bare traceback) reports it
+            if RECOVERED.search(template.prose):
+                continue  # the program carried on: nothing for the reader to do
+            if message.profile != "agent" and NOT_FOUND_TEXT.search(template.prose) and any(PATH_NAME.search(n) for h in value_placeholders(template) for n in h.names):
+                continue  # "File not found: {path}" with the path shown: the step (a path that exists) is plain
+            yield self.finding(
+                message,
+                f'"{quote(template.text)}" gives no next step; say what to call, pass, set or retry',
+                suggest_step(message, ctx),
+            )
+            return
+
+
+def step_on_a_later_line(message: Message, ctx: FileContext, sig, tools=()) -> bool:
+    """The next step printed on a following line of the same output run:
+    `print("Error: no config", file=sys.stderr)` then `print("Run `tool init` to create one.", ...)`."""
+    return any(sig.next_step(t, tools) is not None for m in later_lines(message, ctx) for t in m.templates if t.complete and not t.fallback)
+
+
+def suggest_step(message: Message, ctx: FileContext) -> str:
+    listing = sorted(t for t in ctx.registry if LISTING_TOOL.match(t))
+    if listing and message.profile == "agent":  # a tool's reader can call the listing tool; a library's cannot
+        return f"End with the step, e.g. \"Call {listing[0]} to see valid values.\""
+    failed = first_failing_input(message, ctx)  # the input the guard tested, never the first parameter
+    if failed:
+        return f"End with the step, e.g. \"Pass a different `{failed}`: <what is valid>.\""
+    return "End with the step: the command to run, the argument to change, or when to retry."
+
+
+class MissingRetryGuidance(PartRule):
+    """## What it does
+    Flags a message for a transient failure (a handler for timeouts or connection errors, a 429/5xx
+    status check, or text such as "rate limit", "timed out", "unavailable") that states neither when to
+    retry nor whether retrying helps.
+
+    ## Why is this bad?
+    Without timing an agent retries immediately and hits the limit again, or gives up on a failure that
+    would pass in 30 seconds (RFC 9110 `Retry-After`; the article's "whether to retry" part).
+
+    ## Example
+    ```python
+    except httpx.TimeoutException:
+        raise ToolError("Report query timed out")
+    ```
+
+    Use instead:
+    ```python
+        raise ToolError(f"Report query exceeded {limit_s}s and was cancelled; retry once with a narrower date_range.")
+    ```
+
+    ## Fix safety
+    Display-only: the suggestion names the retry timing or the retryability to state. (AEM103 offers
+    an unsafe fix when a `retry_after` value is in scope.)
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM206"
+    SINKS = PART_SINKS
+    NAME = "missing-retry-guidance"
+    SUMMARY = "Transient failure without retry timing or retryability"
+    PROFILES = ("agent", "cli", "http")
+    VALID = (
+        "from fastmcp.exceptions import ToolError\nimport httpx\ndef f():\n    try:\n        g()\n    except httpx.TimeoutException:\n        raise ToolError('Search timed out; retry after 10 s with a smaller `limit`.')\n",
+        "from fastmcp.exceptions import ToolError\ndef f(status):\n    if status == 429:\n        raise ToolError('Rate limited; retrying will not help until 00:00 UTC. Reduce batch_size.')\n",
+        "from fastmcp.exceptions import ToolError\ndef f(status):\n    if status == 404:\n        raise ToolError('No such page; call list_pages.')\n",
+    )
+    INVALID = (
+        "from fastmcp.exceptions import ToolError\nimport concurrent.futures\ndef f(job, limit_s):\n    try:\n        return job.result(timeout=limit_s)\n    except concurrent.futures.TimeoutError:\n        raise ToolError(f'Report query exceeded {limit_s}s and was cancelled')\n",
+        "from fastmcp.exceptions import ToolError\ndef f(status):\n    if status == 429:\n        raise ToolError('Too many requests to the CRM; use a smaller batch.')\n",
+        "from fastmcp.exceptions import ToolError\nraise ToolError('The search service is unavailable; use the cached index.')\n",
+    )
+
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if TYPED_TIMEOUT.search(str(message.extra.get("code", "") or "")) or translator(message):
+            return  # a typed timeout code is the retryability signal; a type-to-code mapper cannot know
+        facts = ctx.guard(message)
+        sig = signals(ctx)
+        for template in complete_templates(message):
+            transient = is_transient(message, facts) or re.search(r"\b(rate[- ]limit(?:ed)?|timed out|time ?out|(?<!permanently )unavailable(?! (?:on|in|for|with|before|after|until) )|overloaded|too many requests|throttl\w+)\b", template.prose, re.I)
+            if not transient or message.extra.get("messageless"):
+                continue
+            if sig.retry.search(template.prose) or any(h.has(RETRY_AFTER) for h in template.placeholders):
+                continue
+            yield self.finding(
+                message,
+                "transient failure without retry guidance; say when to retry or that retrying will not help",
+                "Add the timing, e.g. f\"... Retry after {retry_after} s.\", or \"retrying will not help; <fix>\".",
+            )
+            return

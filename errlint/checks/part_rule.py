@@ -1,0 +1,73 @@
+"""What the "missing part" rules (AEM2xx) share: `PartRule`, which keeps every one of them off internal
+faults, internal signals and detached error-message tables, and the text-shape tests they agree on:
+whether a template only passes an exception's or an upstream's text through, whether it names a
+value as a whole word, the listing-tool and not-found wording, and a dotted name's root.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from ..model import EXCEPTION, RELAYED, Finding, Message, Template
+from .base import CONTENT_SINKS, FileContext, Rule, internal_fault, internal_signal
+from .signals import identifiers
+
+PART_SINKS = CONTENT_SINKS - {"warn"}  # a warning is not a failure: it needs no echo, list or step
+LISTING_TOOL = re.compile(r"^(list|search|find|get_all|lookup|browse|query)_")
+NOT_FOUND_TEXT = re.compile(r"\b(not found|unknown|does not exist|doesn't exist|no such|not a valid|is not valid|invalid id|no \w+ (?:with|named|called|matches))\b", re.I)
+VALUE_SOURCE = re.compile(r"\bto see (?:the )?(?:valid|available|allowed|existing|known|supported)\b|\b(?:list|search|find)\w* (?:\w+ )?(?:to|for) (?:see|find|get)\b", re.I)
+EXC_TYPE_NAME = re.compile(r"^(type\(\w+\)\.__(?:qual)?name__|\w+\.__class__\.__(?:qual)?name__)$")
+
+
+class PartRule(Rule):
+    """A "missing part" rule: none applies to an internal fault, which no caller can fix, nor to an
+    exception a library raises as an internal signal. Subclasses implement `check_part`."""
+
+    def applies(self, message: Message) -> bool:
+        return super().applies(message) and not internal_fault(message)
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        function = message.context.function
+        if internal_signal(message, ctx) or function is not None and function.name == "__getattr__":
+            return ()  # PEP 562 / attribute lookup: "has no attribute {name!r}" is Python's own message
+        main = [t for t in message.templates if not t.fallback]
+        if self.code in ("AEM202", "AEM203", "AEM204", "AEM205") and main and all(relayed_text(t) for t in main):
+            return ()  # `raise ToolError(result.get("error"))`: the text is the upstream's; AEM207 judges relaying it
+        if message.extra.get("detached"):
+            return ()  # an error-message table entry (Django `error_messages`): no failure site to judge parts at
+        return self.check_part(message, ctx)
+
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        return ()
+
+
+def passthrough_only(template: Template, sig) -> bool:
+    """True for `f"Error: {e}"`, `str(e)`, `f"{type(e).__name__}: {e}"`: a generic prefix plus the
+    exception's own text and nothing else (AEM207)."""
+    holders = template.placeholders
+    if not holders or not any(h.has(EXCEPTION) for h in holders):
+        return False
+    for h in holders:
+        if not (h.has(EXCEPTION) or EXC_TYPE_NAME.match(h.expr.replace(" ", ""))):
+            return False
+    return len(sig.content_words(template)) <= 2 and not identifiers(template)
+
+
+def relayed_only(template: Template, sig) -> bool:
+    """`f"Tool failed: {outcome.get('error')}"`: no words of its own beside a generic prefix, and the
+    rest is the upstream's error text read from a mapping."""
+    holders = template.placeholders
+    return bool(holders) and all(h.has(RELAYED) or EXC_TYPE_NAME.match(h.expr.replace(" ", "")) for h in holders) and not sig.content_words(template)
+
+
+def relayed_text(template: Template) -> bool:
+    """The whole message is exception or upstream text: what it lacks is AEM207's finding, not a part."""
+    return not template.literal.strip() and bool(template.placeholders) and all(h.has(EXCEPTION) for h in template.placeholders)
+
+
+def _contains(template: Template, value: str) -> bool:
+    return bool(re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", template.literal))
+
+
+def _root(name: str) -> str:
+    return name.split(".", 1)[0]

@@ -1,0 +1,219 @@
+"""AEM202 and AEM203: whether a message raised under a guard on caller input shows the rejected value
+(AEM202) and names the input that failed (AEM203). The guard's subjects are traced back to the
+caller's inputs; a bounded summary, a stated bound or the name of a missing key counts as the echo.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..extract.context import GuardFacts, is_unbounded_param
+from ..extract.guards import DOCUMENT_FORMS
+from ..extract.provenance import provenance
+from ..fixes import insert_in_fstring
+from ..model import Applicability, Finding, Fix, Message, Template
+from .base import FileContext, Option as RuleOption, complete_templates
+from .inputs import CONTEXT_OBJECTS, failing_inputs, is_flag
+from .signals import interpolates, mentions, value_placeholders
+from .part_rule import PART_SINKS, PartRule, _contains
+
+
+class MissingValueEcho(PartRule):
+    """## What it does
+    Flags a message raised under a guard that tests a value the caller passed (`if x not in ...`,
+    `if len(x) > 5`, `if not re.match(..., x)`, `if not x.endswith(".md")`) when the message does not
+    interpolate that value. Emptiness checks (`if not x`, `x is None`) and pydantic validators are
+    exempt; for dicts and lists a bounded summary (the missing keys, `len(x)`) is expected.
+
+    ## Why is this bad?
+    "Invalid date" makes the agent search its own call for the culprit; "date '2026-02-30' does not
+    exist" shows it at once (Google's guide: show the invalid value; Elm: echo the input as written).
+
+    ## Example
+    ```python
+    if not path.endswith(".md"):
+        raise ToolError("Only Markdown files can be appended to.")
+    ```
+
+    Use instead:
+    ```python
+        raise ToolError(f"path {path!r:.80} is not a .md file; pass a Markdown file.")
+    ```
+
+    ## Fix safety
+    Unsafe: appending `(got {x!r:.80})` changes the message text.
+
+    ## Options
+    `echo-width` (int, 80): the repr width used in the suggested echo.
+    """
+
+    CODE = "AEM202"
+    SINKS = PART_SINKS
+    NAME = "missing-value-echo"
+    SUMMARY = "The rejected value is not shown"
+    PROFILES = ("agent", "cli", "http", "exc")
+    OPTIONS = {"echo-width": RuleOption(80, "int", "Width of the bounded repr in the suggested echo.")}
+    FIX = Applicability.UNSAFE
+    VALID = (
+        "def f(x):\n    if x < 0:\n        raise ValueError(f'x must be >= 0, got {x}')\n",
+        "def f(x):\n    if not x:\n        raise ValueError('x is required; pass a name.')\n",
+        "def f(d):\n    if d == 0:\n        raise ValueError('d must be non-zero (got 0)')\n",
+    )
+    INVALID = (
+        "def f(path):\n    if not path.endswith('.md'):\n        raise ValueError('Only Markdown files; pass a .md path.')\n",
+        "def f(patterns):\n    if len(patterns) > 1:\n        raise ValueError('Too many patterns; pass one.')\n",
+        "import re\ndef f(ref):\n    if not re.fullmatch(r'[A-Z]+[0-9]+', ref):\n        raise ValueError('Cell address is malformed; use A1 style.')\n",
+    )
+
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        function = message.context.function
+        if function is not None and function.role == "validator" or message.extra.get("silent"):
+            return
+        facts = ctx.guard(message)
+        if not facts.has_guard or facts.statuses:
+            return
+        checked = set(facts.value_subjects)
+        if function is not None and function.role in ("tool", "lowlevel"):
+            checked |= set(facts.zero_bounds)  # `amount <= 0` on a tool argument: show what the agent sent
+        names = provenance(message).inputs(checked)
+        names = {n for n in names if not n.isupper() and not _secret(n) and n not in CONTEXT_OBJECTS and not is_flag(function, n)}
+        if facts.type_check and facts.emptiness and not (facts.memberships or facts.bounds or facts.formats or facts.patterns or facts.equalities):
+            return  # `not isinstance(p, str) or not p`: "must be a non-empty string" says it all
+        if not names:
+            return
+        shown = names | provenance(message).ancestors(names)  # the value it was computed from shows it too
+        for template in complete_templates(message):
+            if any(interpolates(template, n) for n in shown):
+                continue
+            if any(v and _contains(template, v) for _, v in facts.equalities):
+                continue
+            if names <= facts.counted and _states_bound(template, facts):
+                continue  # "pass at most 3 paths": the limit says enough about a count
+            if _names_missing_key(template, facts):
+                continue  # `"itemId" not in args`: naming the missing key is the echo
+            single = [m.values[0] for m in facts.memberships if m.allowed and m.values and len(m.values) == 1 and not m.collection]
+            if single and len(single) == len([m for m in facts.memberships if m.allowed]) and not (facts.bounds or facts.formats or facts.patterns) and any(s.lower() in template.literal.lower() for s in single):
+                continue  # `if x != "http"` with "only handles HTTP" in the text: the requirement is stated
+            unbounded = all(is_unbounded_param(function, n) for n in names)
+            if unbounded and value_placeholders(template):
+                continue
+            ranked = [n for n in failing_inputs(message, ctx) if n in names]
+            name = ranked[0] if ranked else sorted(names)[0]
+            width = self.options["echo-width"]
+            keyed = [(c, k) for c in sorted(names) for k in facts.keys.get(c, ())]
+            if keyed and name in facts.keys:  # `args.get("amount", 0) <= 0`: the value that failed is args["amount"]
+                container, key = keyed[0]
+                yield self.finding(
+                    message,
+                    f"the message does not show the rejected value of `{key}`; append \" (got {{{container}.get({key!r})!r:.{width}}})\"",
+                    f"Echo the value the caller sent for `{key}`: f\"... (got {{{container}.get({key!r})!r:.{width}}})\".",
+                )
+                return
+            form = next((f for s, f, _ in facts.parse_forms if s == name and f in DOCUMENT_FORMS), "")
+            if form:  # a JSON/YAML/TOML document: where it broke, not the whole document
+                caught = message.context.handlers[0].name if message.context.handlers else ""
+                err = caught or "e"
+                yield self.finding(
+                    message,
+                    f"the message does not say where `{name}` fails to parse as {form}; append the parser's error \" ({{{err}}})\"",
+                    f"Show the parser's position and reason" + ("" if caught else f" (catch it `as {err}`)") + f": f\"... ({{{err}}})\", not the whole document.",
+                )
+                return
+            hint = f"name the offending entries or `len({name})`" if unbounded else f"append \" (got {{{name}!r:.{width}}})\""
+            fix = None
+            if not unbounded and len(message.templates) == 1 and function is not None and name in function.param_names:
+                edits = insert_in_fstring(template, ctx.code, f" (got {{{name}!r:.{width}}})")
+                if edits:
+                    fix = Fix(Applicability.UNSAFE, f"Append the rejected value of `{name}`", tuple(edits))
+            yield self.finding(
+                message,
+                f"the message does not show the rejected value of `{name}`; {hint}",
+                f"Echo the value the caller sent: f\"... (got {{{name}!r:.{width}}})\"." if not unbounded else f"Name what is wrong in `{name}` (the missing keys, the count), not the whole value.",
+                fix=fix,
+            )
+            return
+
+
+def _names_missing_key(template: Template, facts: GuardFacts) -> bool:
+    """For `"key" not in args` checks, the message names the key that is missing."""
+    keys = [lit for _, method, lits, required in facts.formats if method == "contains" and required for lit in lits if len(lit) > 1]
+    return bool(keys) and any(_contains(template, k) for k in keys)
+
+
+def _states_bound(template: Template, facts: GuardFacts) -> bool:
+    for value in facts.bound_values:
+        if _contains(template, value):
+            return True
+    return any(label and interpolates(template, label) for _, _, label in facts.bounds)
+
+
+def _secret(name: str) -> bool:
+    from ..extract.templates import is_secret_name
+
+    return is_secret_name(name)
+
+
+class MissingInputName(PartRule):
+    """## What it does
+    In an MCP tool or a CLI command, flags a message raised under a guard on parameter `p` that names
+    neither `p` nor its flag (`--p-name`). One-parameter tools whose message echoes the value, and
+    click's `BadParameter` (click adds the parameter name), are exempt.
+
+    ## Why is this bad?
+    With several arguments, "must be positive" leaves the agent guessing which one. The MCP spec's
+    example names the field: "Invalid departure date: must be in the future".
+
+    ## Example
+    ```python
+    @mcp.tool()
+    def read_graph(statement: str) -> list:
+        if not statement.upper().startswith("MATCH"):
+            raise ToolError("Only MATCH queries are permitted")
+    ```
+
+    Use instead:
+    ```python
+            raise ToolError(f"statement must start with MATCH (got {statement[:40]!r}); read_graph is read-only.")
+    ```
+
+    ## Fix safety
+    Display-only: the suggestion prefixes the input's name ("`p`: "), which errlint cannot always
+    pick safely when several inputs are in scope.
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM203"
+    SINKS = PART_SINKS
+    NAME = "missing-input-name"
+    SUMMARY = "The failing input is not named"
+    PROFILES = ("agent", "cli")
+    VALID = (
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef f(limit: int, q: str):\n    if limit > 50:\n        raise ToolError(f'limit must be <= 50 (got {limit})')\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef f(limit: int):\n    if limit > 50:\n        raise ToolError(f'{limit} is above 50; pass 50 or less.')\n",
+        "def helper(limit):\n    if limit > 50:\n        raise ValueError('must be <= 50')\n",
+    )
+    INVALID = (
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef read_graph(statement: str) -> list:\n    if not statement.startswith('MATCH'):\n        raise ToolError('Only MATCH queries are permitted')\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef f(limit: int, q: str):\n    if limit > 50:\n        raise ToolError('must be 50 or less')\n",
+        "import click\n@click.command()\n@click.option('--max-size', type=int)\ndef cli(max_size):\n    if max_size > 9:\n        raise click.ClickException('must be below 10')\n",
+    )
+
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        function = message.context.function
+        if function is None or function.role not in ("tool", "cli") or message.callee.endswith("BadParameter"):
+            return
+        facts = ctx.guard(message)
+        params = [p for p in failing_inputs(message, ctx) if p in function.param_names]
+        if not params:
+            return  # only flags, context objects or whole argument containers were tested
+        for template in complete_templates(message):
+            if any(mentions(template, p) or mentions(template, "--" + p.replace("_", "-")) or any(mentions(template, flag) or mentions(template, flag.lstrip("-")) for flag in function.aliases.get(p, ())) for p in params):
+                continue
+            if _names_missing_key(template, facts):
+                continue
+            if len(function.param_names) == 1 and any(interpolates(template, p) for p in params):
+                continue
+            p = params[0]
+            yield self.finding(message, f"the message does not name the input `{p}` that failed the check", f"Start with the input's name, e.g. \"{p}: ...\" or f\"{p}={{{p}!r}} ...\".")
+            return

@@ -1,0 +1,172 @@
+"""AEM205 and AEM209: the tools a message points its reader to. AEM205 asks a not-found or
+invalid-identifier error in an MCP tool to name the server's listing tool; AEM209 reports a message
+that refers to a tool the project's registry does not have.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Iterable
+
+from ..extract.context import is_id_param, tested_params
+from ..fixes import append_edit
+from ..model import Applicability, Finding, Fix, Message
+from .base import FileContext, Option as RuleOption, Rule, complete_templates
+from .inputs import first_failing_input
+from .signals import tool_references
+from .part_rule import LISTING_TOOL, NOT_FOUND_TEXT, PART_SINKS, VALUE_SOURCE, PartRule, _root
+from .vague import signals
+
+
+class MissingValueSource(PartRule):
+    """## What it does
+    In an MCP tool, flags a not-found or invalid-identifier error (a guard on an `*_id`/`key`/`name`/
+    `path`-like parameter, or text such as "not found", "unknown", "no such") that names no tool and no
+    command for finding valid values, when the server registers a listing or search tool. Silent for
+    servers with no listing tool.
+
+    ## Why is this bad?
+    Naming the tool that lists valid values raised recovery to 84-88% in the article's sources; "not
+    found" alone leaves the agent guessing ids.
+
+    ## Example
+    ```python
+    if issue_id not in ISSUES:
+        raise ToolError(f"Issue {issue_id} not found")
+    ```
+
+    Use instead:
+    ```python
+        raise ToolError(f"Issue {issue_id!r} not found. Call list_issues to see valid ids.")
+    ```
+
+    ## Fix safety
+    Unsafe, and only when exactly one registered tool lists that noun (`issue_id` -> `list_issues`):
+    append " Call list_issues to see valid ids.".
+
+    ## Options
+    None.
+    """
+
+    CODE = "AEM205"
+    SINKS = PART_SINKS
+    NAME = "missing-value-source"
+    SUMMARY = "No tool or command named for finding a valid value"
+    PROFILES = ("agent",)
+    FIX = Applicability.UNSAFE
+    VALID = (
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef list_issues() -> list:\n    return []\n@mcp.tool()\ndef get_issue(issue_id: str) -> dict:\n    raise ToolError(f'Issue {issue_id} not found. Call list_issues to see valid ids.')\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef get_issue(issue_id: str) -> dict:\n    raise ToolError(f'Issue {issue_id} not found')\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef list_issues() -> list:\n    return []\n@mcp.tool()\ndef get_issue(issue_id: str) -> dict:\n    if len(issue_id) > 9:\n        raise ToolError(f'issue_id {issue_id} is too long; ids have at most 9 characters, e.g. ISS-12.')\n",
+    )
+    INVALID = (
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef list_issues() -> list:\n    return []\n@mcp.tool()\ndef get_issue(issue_id: str) -> dict:\n    raise ToolError(f'Issue {issue_id} not found')\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\nISSUES = {}\n@mcp.tool()\ndef search_projects(q: str) -> list:\n    return []\n@mcp.tool()\ndef get_project(project_id: str) -> dict:\n    if project_id not in ISSUES:\n        raise ToolError(f'Unknown project {project_id!r}')\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef list_files() -> list:\n    return []\n@mcp.tool()\ndef read(path: str) -> str:\n    raise ToolError(f'No such file: {path}')\n",
+    )
+
+    def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        listing = sorted(t for t in server_tools(ctx) if LISTING_TOOL.match(t))
+        function = message.context.function
+        if not listing or function is None or not (function.role == "tool" or function.reachable_from_tool):
+            return
+        facts = ctx.guard(message)
+        open_sets = {_root(m.subject) for m in facts.memberships if m.allowed and m.closed is False}  # records, not a fixed list
+        id_params = [p for p in tested_params(message, facts) if is_id_param(p) or p in open_sets]
+        for template in complete_templates(message):
+            if not (id_params or NOT_FOUND_TEXT.search(template.prose)):
+                continue
+            if facts.bounds or facts.patterns and not NOT_FOUND_TEXT.search(template.prose):
+                continue
+            if tool_references(template) or VALUE_SOURCE.search(template.prose) or any(re.search(rf"\b{re.escape(t)}\b", template.prose) for t in ctx.registry):
+                continue
+            if signals(ctx).code.search(template.prose) or signals(ctx).allowed_clause(template):
+                continue
+            stem = _stem(id_params[0] if id_params else first_failing_input(message, ctx))
+            matches = [t for t in listing if stem and stem in t]
+            tool = matches[0] if len(matches) == 1 else listing[0]
+            fix = None
+            if len(matches) == 1 and len(message.templates) == 1:
+                addition = f"; call {tool} to see valid values"
+                edit = append_edit(template, ctx.code, addition)
+                fix = Fix(Applicability.UNSAFE, f"Append \"call {tool} to see valid values\"", (edit,)) if edit else None
+            yield self.finding(
+                message,
+                "the message does not say where to get a valid value; name the listing tool",
+                f'Append "; call {tool} to see valid values".',
+                fix=fix,
+            )
+            return
+
+
+def server_tools(ctx: FileContext) -> frozenset:
+    """The tools of the server this file belongs to: the file's own when it registers any (a file is
+    one server's module), else every tool of the project."""
+    return ctx.file_tools or ctx.registry
+
+
+def _stem(param: str) -> str:
+    base = re.sub(r"(_id|_ids|_key|_name|_slug|_uuid|_path|id)$", "", param.lower()) or param.lower()
+    return base.rstrip("s")
+
+
+class UnknownToolReference(Rule):
+    """## What it does
+    Flags a message that tells the reader to call a tool (`Call list_projects`, `` `get_item` ``, "use
+    the search_issues tool") that the project's tool registry does not have. The registry is every tool
+    registered in the checked files (`@mcp.tool`, `add_tool`, `Tool.from_function`) plus
+    `tool-registry-extra`. Silent when no registry is known; reported when the name is a near miss of a
+    registered tool, or the file's server registers at least `min-registry-size` tools.
+
+    ## Why is this bad?
+    A stale recovery step is worse than none: the agent calls a tool that does not exist.
+
+    ## Example
+    ```python
+    raise ToolError("Unknown project. Call list_project to see ids.")  # the tool is list_projects
+    ```
+
+    Use instead:
+    ```python
+    raise ToolError("Unknown project. Call list_projects to see ids.")
+    ```
+
+    ## Fix safety
+    Display-only.
+
+    ## Options
+    `min-registry-size` (int, 3): how many tools a server must register before an unknown name is
+    reported without a near miss.
+    """
+
+    CODE = "AEM209"
+    NAME = "unknown-tool-reference"
+    SUMMARY = "Refers to a tool that is not registered"
+    PROFILES = ("agent", "cli", "http", "exc")
+    OPTIONS = {"min-registry-size": RuleOption(3, "int", "Tools a server must register before unknown names are reported without a near miss.")}
+    VALID = (
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef list_projects() -> list:\n    return []\n@mcp.tool()\ndef get_project(pid: str) -> dict:\n    raise ToolError('Unknown project. Call list_projects to see ids.')\n",
+        "from fastmcp.exceptions import ToolError\nraise ToolError('Unknown project. Call list_projects to see ids.')\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef get_project(pid: str) -> dict:\n    raise ToolError('Unknown project. Call list_things to see ids.')\n",
+    )
+    INVALID = (
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef list_projects() -> list:\n    return []\n@mcp.tool()\ndef get_project(pid: str) -> dict:\n    raise ToolError('Unknown project. Call list_project to see ids.')\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef a() -> str:\n    return ''\n@mcp.tool()\ndef b() -> str:\n    return ''\n@mcp.tool()\ndef c(x: str) -> str:\n    raise ToolError('Bad x. Call list_things to see valid values.')\n",
+        "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef search_issues(q: str) -> list:\n    return []\n@mcp.tool()\ndef get_issue(i: str) -> dict:\n    raise ToolError('No such issue; use `search_issue` first.')\n",
+    )
+
+    def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        registry = ctx.registry
+        if not registry:
+            return
+        file_tools = ctx.file_tools
+        for template in message.templates:
+            for ref in tool_references(template, strong=True):
+                if ref in registry:
+                    continue
+                near = difflib.get_close_matches(ref, sorted(registry), n=1, cutoff=0.8)
+                if not near and len(file_tools) < self.options["min-registry-size"]:
+                    continue
+                hint = f"did you mean `{near[0]}`?" if near else f"registered tools include {', '.join(sorted(registry)[:5])}"
+                yield self.finding(message, f"the message refers to tool `{ref}`, which is not registered; {hint}", f"Replace `{ref}` with a registered tool name" + (f" (`{near[0]}`)." if near else "."))
+                return
