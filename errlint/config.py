@@ -28,6 +28,8 @@ DEFAULT_EXCLUDE = (
     ".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".mypy_cache", ".nox", ".pants.d",
     ".pytype", ".ruff_cache", ".errlint_cache", ".svn", ".tox", ".venv", "__pypackages__", "_build",
     "buck-out", "build", "dist", "node_modules", "site-packages", "venv", "__pycache__", ".pytest_cache",
+    # third-party code copied into the project: its messages are another project's to change
+    "vendor", "_vendor", "vendored", "_vendored",
 )
 TEST_FILE_PATTERNS = ("tests/**", "**/tests/**", "test_*.py", "**/test_*.py", "*_test.py", "**/*_test.py", "conftest.py", "**/conftest.py")
 DEFAULT_PER_FILE_IGNORES = tuple((pattern, prefixes("ignored_in_tests")) for pattern in TEST_FILE_PATTERNS)

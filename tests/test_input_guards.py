@@ -677,3 +677,17 @@ def test_a_document_parse_asks_for_the_parsers_error_not_the_document():
     assert lint(shown, select=["AEM202"]) == []
     toml = plain.replace("import json", "import tomllib").replace("json.loads", "tomllib.loads").replace("json.JSONDecodeError", "tomllib.TOMLDecodeError")
     assert "fails to parse as YAML/TOML" in lint(toml, select=["AEM202"])[0].message
+
+
+def test_aem204_states_the_allowed_side_never_the_failing_test():
+    """The finding says what is allowed: the inverse of the failing comparison, and one accepted
+    value as "must be X" (not "one of: X")."""
+    cases = {
+        "def f(size):\n    if size > 4096:\n        raise ValueError('The upload is too large')\n": "(size must be <= 4096)",
+        "def f(n):\n    if n < 10:\n        raise ValueError('The count is too small')\n": "(n must be >= 10)",
+        "def f(right, image):\n    if right > image.width:\n        raise ValueError('The crop box falls outside the picture')\n": "(right must be <= image.width)",
+        "def f(kind):\n    if kind != 'VCARD':\n        raise ValueError('Unsupported component')\n": "(kind must be VCARD)",
+    }
+    for code, shown in cases.items():
+        messages = [d.message for d in lint(code, select=["AEM204"])]
+        assert len(messages) == 1 and messages[0].endswith(shown), (code, messages)

@@ -116,3 +116,12 @@ def test_a_named_folder_under_an_ignored_tool_folder_of_a_parent_repo(repo, monk
     make(repo, ["tools/python/lib/python3.12/json/decoder.py"])
     monkeypatch.chdir(repo / "tools")
     assert checked(["python/lib"]) == ["python/lib/python3.12/json/decoder.py"]
+
+
+def test_vendored_code_is_excluded_by_default_and_checked_when_named(repo):
+    make(repo, ["app/views.py", "app/vendor/six.py", "app/_vendor/attr.py", "pkg/vendored/pint/reg.py",
+                "pkg/_vendored/x.py", "vendoring/tool.py"])
+    assert checked(["."]) == ["app/views.py", "vendoring/tool.py"]  # a similar name is not vendored code
+    assert checked(["pkg/vendored"]) == ["pkg/vendored/pint/reg.py"]  # a folder the user names is checked
+    assert checked(["--exclude", "build", "."]) == sorted(  # replacing the default drops it
+        ["app/views.py", "app/vendor/six.py", "app/_vendor/attr.py", "pkg/vendored/pint/reg.py", "pkg/_vendored/x.py", "vendoring/tool.py"])

@@ -159,7 +159,12 @@ class MissingAllowedValues(PartRule):
 
     def _describe(self, choices, formats, patterns, ranges, facts) -> tuple:
         if choices:
-            listed = ", ".join(dict.fromkeys(choices))
+            unique = list(dict.fromkeys(choices))
+            listed = ", ".join(unique)
+            if len(unique) == 1:  # `if kind != "VCARD"`: one accepted value, not a list of one
+                subject = next((m.subject for m in facts.memberships if m.allowed and m.values), "")
+                which = f"{subject} must be " if subject else "the accepted value is "
+                return f"{which}{quote(listed, 60)}", f"Say the accepted value: \"; expected {quote(listed, 80)}\"."
             return f"one of: {quote(listed, 60)}", f"Append the choices: \"; expected one of: {quote(listed, 80)}\"."
         closed = [m for m in facts.memberships if m.allowed and m.closed and m.values is None and m.node is not None]
         if closed and not (ranges or formats or patterns):
@@ -168,7 +173,8 @@ class MissingAllowedValues(PartRule):
         if ranges:
             subject, op, bound = ranges[0]
             shown = bound or "the bound"
-            return f"{subject} {op} {shown}", f"State the accepted range, e.g. \"{subject} must be {_inverse(op)} {shown}\"."
+            # the allowed side of the failing test `subject op bound` (never the failing test itself)
+            return f"{subject} must be {_inverse(op)} {shown}", f"State the accepted range, e.g. \"{subject} must be {_inverse(op)} {shown}\"."
         if formats:
             subject, method, lits, required = formats[0]
             if method == "parse":
