@@ -12,7 +12,7 @@ import libcst as cst
 from .checks.base import FileContext
 from .config import Settings
 from .engine import RunContext, check_file
-from .extract.walker import FileFacts
+from .extract.file_facts import FileFacts
 from .model import Context, Diagnostic, Finding, Message, Piece, Template
 from .packs import Packs, bundled
 from .registry import select_rules
