@@ -18,7 +18,8 @@ from . import exception_templates, framework_sinks
 from .links import ModuleLinks
 from .scope import Reaching, ReachingScope, Scope
 from .sinks import PROFILE_OF_KIND
-from .templates import TemplateBuilder, join, percent_template
+from .string_formats import join, percent_template
+from .templates import TemplateBuilder
 
 
 @dataclass(eq=False)
