@@ -12,9 +12,9 @@ import libcst as cst
 from .checks.base import FileContext
 from .config import Settings
 from .engine import check_file
-from .run_context import RunContext
-from .extract.walker import FileFacts
+from .extract.file_facts import FileFacts
 from .families import prefixes
+from .run_context import RunContext
 from .model import Context, Diagnostic, Finding, Message, Piece, Template
 from .packs import Packs, bundled
 from .registry import select_rules

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tupl
 import libcst as cst
 
 from ..extract.context import GuardFacts, guard_facts
-from ..extract.walker import FileFacts
+from ..extract.file_facts import FileFacts
 from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import Packs
 from ..prose import status_only

@@ -20,7 +20,7 @@ import libcst as cst
 from ..extract import nodes
 from ..extract.framework_sinks import status_phrase
 from ..extract.sinks import BUILTIN_EXCEPTIONS, CONTROL_FLOW
-from ..extract.templates import PROSE_NAME, snake
+from ..extract.value_names import PROSE_NAME, snake
 from ..model import EXCEPTION, Message
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error", "http")

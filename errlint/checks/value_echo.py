@@ -147,7 +147,7 @@ def _states_bound(template: Template, facts: GuardFacts) -> bool:
 
 
 def _secret(name: str) -> bool:
-    from ..extract.templates import is_secret_name
+    from ..extract.value_names import is_secret_name
 
     return is_secret_name(name)
 

@@ -1,4 +1,5 @@
 """CST -> `Message`s: the only package that knows libcst node shapes."""
-from .walker import FileFacts, extract
+from .file_facts import FileFacts
+from .walker import extract
 
 __all__ = ["FileFacts", "extract"]

@@ -16,7 +16,7 @@ from ..model import FunctionInfo, Message
 from . import nodes
 from . import guards, value_sets
 from .provenance import provenance
-from .templates import UNBOUNDED_ANNOTATION, is_secret_name, snake
+from .value_names import UNBOUNDED_ANNOTATION, is_secret_name, snake
 
 TRANSIENT_TYPES = re.compile(
     r"(Timeout|TimeoutError|TimeoutException|ReadTimeout|ConnectTimeout|ConnectionError|ConnectError|"

@@ -23,7 +23,8 @@ import libcst as cst
 
 from ..model import Template
 from . import nodes
-from .templates import TemplateBuilder, join
+from .string_formats import join
+from .templates import TemplateBuilder
 
 MESSAGE_FIELDS = ("message", "detail", "error", "title", "description", "reason", "msg", "error_description", "error_message", "errors")
 META_FIELDS = re.compile(r"^(code|status|status_code|statusCode|error_code|errorCode|type|kind|success|ok|id|jsonrpc|timestamp|request_id|requestId|trace_id|path|method)$")

@@ -298,7 +298,7 @@ def _context_findings(text: str, call: ProbeCall, settings: Settings, codes: Seq
 
     from ..checks.base import FileContext
     from ..checks.phrases import PhraseRule
-    from ..extract.walker import FileFacts
+    from ..extract.file_facts import FileFacts
     from ..model import Context, FunctionInfo, Message, Param, Piece, Template, ToolInfo
     from ..packs import bundled
     from ..registry import select_rules

@@ -1,0 +1,90 @@
+"""What an assignment tells the walk about the names it binds.
+
+Binds assignment targets in the current scope, and notes the names that hold something the sink
+recognisers ask about later: loggers (and bound logger methods), `sys.stderr` aliases, argparse
+parsers, rich Consoles (and whether they write to stderr), MCP servers with their stack (and
+`mask_error_details`), and dispatch tables of functions. Imports of an MCP package note its stack.
+`BindingNotes` is one part of `Walker` and works on its state.
+"""
+from __future__ import annotations
+
+from typing import List
+
+import libcst as cst
+
+from . import nodes
+from .scope import Binding
+from .sinks import LOG_METHODS, server_stack
+
+LOGGER_FACTORIES = {"logging.getLogger", "structlog.get_logger", "structlog.getLogger", "logging.getLoggerClass"}
+STDERR_QUALIFIED = {"sys.stderr", "sys.__stderr__", "sys.stderr.buffer", "sys.__stderr__.buffer"}
+RICH_CONSOLES = {"rich.console.Console", "rich.Console"}
+
+
+class BindingNotes:
+    """The binding bookkeeping of `Walker` (a mixin: it uses the walker's scope and name sets)."""
+
+    def bind_target(self, target: cst.CSTNode, value: cst.CSTNode) -> None:
+        if isinstance(target, cst.Name):
+            name = target.value
+            self.scope.bind(name, Binding("assign", value))
+            self._note_binding(name, value)
+        else:
+            for name in target_names(target):
+                self.scope.bind(name, Binding("other", value))
+
+    def _note_binding(self, name: str, value: cst.CSTNode) -> None:
+        if isinstance(value, (cst.Dict, cst.List, cst.Tuple)):
+            refs = self.links.table_refs(value, self)
+            if refs:
+                self.links.tables[name] = refs
+            return
+        if isinstance(value, cst.Call):
+            callee = self.qualify(value.func)
+            if callee in LOGGER_FACTORIES or callee.endswith(".getLogger"):
+                self.loggers.add(name)
+            elif callee in ("argparse.ArgumentParser",) or callee.endswith("ArgumentParser"):
+                self.parsers.add(name)
+            elif callee in RICH_CONSOLES:
+                self.consoles[name] = nodes.is_true(nodes.keyword_arg(value, "stderr"))
+            else:
+                stack = server_stack(callee)
+                if stack:
+                    if stack == "lowlevel":
+                        handler = nodes.keyword_arg(value, "on_call_tool")
+                        if isinstance(handler, cst.Name):
+                            self.lowlevel2.add(handler.value)
+                            stack = "lowlevel2"
+                    self.servers[name] = stack
+                    self.stacks.add(stack)
+                    mask = nodes.keyword_arg(value, "mask_error_details")
+                    if nodes.is_true(mask):
+                        self.mask_error_details = True
+        elif isinstance(value, cst.Attribute):
+            if value.attr.value in LOG_METHODS and self._is_logger(value.value, self.qualify(value)):
+                self.logger_methods[name] = value.attr.value
+            elif self.qualify(value) in STDERR_QUALIFIED:
+                self.stderr_names.add(name)
+
+    def _note_stack(self, module: str) -> None:
+        if module.startswith("mcp.server.fastmcp"):
+            self.stacks.add("mcp1")
+        elif module.startswith("mcp.server.mcpserver"):
+            self.stacks.add("mcp2")
+        elif module.startswith("fastmcp"):
+            self.stacks.add("fastmcp")
+        elif module.startswith("mcp.server.lowlevel") or module == "mcp.server.Server":
+            self.stacks.add("lowlevel")
+
+
+def target_names(target: cst.CSTNode) -> List[str]:
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        out: List[str] = []
+        for el in target.elements:
+            out.extend(target_names(el.value))
+        return out
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    return []

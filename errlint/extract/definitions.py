@@ -1,0 +1,180 @@
+"""What `def` and `class` statements contribute to the walk.
+
+A `def` becomes a `FunctionInfo`: its parameters, decorators, qualified name, its role (MCP tool,
+low-level tool handler, resource, CLI command, validator, dunder) read from its decorators, and the
+click/typer flags of its parameters; its body is walked in a new function scope. A `class` records
+its bases; an exception class records its default message attributes, its template for raise sites
+(`exception_templates`) and any framework error table (`framework_sinks`), then its body is walked.
+`Definitions` is one part of `Walker` and works on its state.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Dict, List, Tuple
+
+import libcst as cst
+
+from ..model import FunctionInfo, Param
+from . import exception_templates, nodes
+from .scope import Binding, Scope
+from .sinks import BUILTIN_EXCEPTIONS
+
+if TYPE_CHECKING:
+    from .walker import Walker
+
+DEFAULT_MESSAGE_ATTRS = {
+    "message", "msg", "detail", "default_detail", "default_message", "template", "message_template",
+    "description", "error_message", "default_msg", "msg_template", "reason",
+}
+VALIDATOR_DECORATORS = {"field_validator", "model_validator", "validator", "root_validator"}
+
+
+class Definitions:
+    """The `def`/`class` handling of `Walker` (a mixin: it uses the walker's scope and state)."""
+
+    def st_FunctionDef(self, stmt: cst.FunctionDef) -> None:
+        for deco in stmt.decorators:
+            self.scan(deco.decorator)
+        params = _params(stmt.params, self)
+        decorators = tuple(self.qualify(_decorator_target(d.decorator)) or self.code(_decorator_target(d.decorator)) for d in stmt.decorators)
+        info = FunctionInfo(
+            name=stmt.name.value,
+            params=params,
+            decorators=decorators,
+            class_name=self.class_name,
+            is_async=stmt.asynchronous is not None,
+            node=stmt,
+            parent=self.func,
+            qualname=(self.func.qualname + "." if self.func is not None else self.class_name + "." if self.class_name else "") + stmt.name.value,
+        )
+        self._role(info, stmt)
+        info.aliases = self._cli_aliases(stmt)
+        self.functions.append(info)
+        self.scope.bind(stmt.name.value, Binding("def", stmt))
+        scope = Scope("function", parent=self.scope if self.scope.kind == "function" else self.module_scope)
+        for p in params:
+            scope.bind(p.name, Binding("param", param=p))
+        saved = (self.func, self.scope, self.handlers, self.guards, self.collectors, self.catching, self.debug_depth)
+        self.func, self.scope = info, scope
+        self.handlers, self.guards, self.collectors, self.catching, self.debug_depth = [], [], [], [], 0
+        try:
+            self.body_of(stmt)
+        finally:
+            self.func, self.scope, self.handlers, self.guards, self.collectors, self.catching, self.debug_depth = saved
+
+    def st_ClassDef(self, stmt: cst.ClassDef) -> None:
+        bases = [self.qualify(arg.value) or self.code(arg.value) for arg in stmt.bases if arg.keyword is None]
+        if self.func is None:
+            self.links.classes[stmt.name.value] = tuple(bases)
+        is_exc = any(_looks_exception(b) or self.exception_classes.get(b) is not None for b in bases)
+        self.class_bases[stmt.name.value] = tuple(bases)
+        self.scope.bind(stmt.name.value, Binding("class", stmt))
+        saved = (self.class_name, self.class_is_exception, self.scope)
+        self.class_name, self.class_is_exception = stmt.name.value, is_exc
+        self.scope = Scope("class", parent=self.module_scope if saved[2].kind == "module" else saved[2])
+        has_default = False
+        try:
+            body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else stmt.body.body
+            for item in body:
+                smalls = item.body if isinstance(item, cst.SimpleStatementLine) else []
+                for small in smalls:
+                    if is_exc and isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
+                        target = small.targets[0].target if isinstance(small, cst.Assign) else small.target
+                        if isinstance(target, cst.Name) and target.value in DEFAULT_MESSAGE_ATTRS and nodes.string_value(small.value) is not None:
+                            has_default = True
+                            self.record("class-default", stmt.name.value, small, small.value, judged_at=stmt.name.value)
+                if isinstance(item, cst.FunctionDef) and item.name.value == "__init__":
+                    has_default = True
+            self.exception_classes[stmt.name.value] = has_default if is_exc else None  # type: ignore[assignment]
+            if is_exc:
+                self.exc_registry.add(exception_templates.collect(stmt, bases))
+            self.error_tables.define(self, stmt, bases)
+            if not is_exc:
+                self.exception_classes.pop(stmt.name.value, None)
+            self.body_of(stmt)
+        finally:
+            self.class_name, self.class_is_exception, self.scope = saved
+
+    def _role(self, info: FunctionInfo, stmt: cst.FunctionDef) -> None:
+        name = info.name
+        if name in ("__str__", "__repr__", "__format__"):
+            info.role = "dunder"
+            return
+        for deco in stmt.decorators:
+            target = deco.decorator
+            func = target.func if isinstance(target, cst.Call) else target
+            qualified = self.qualify(func)
+            last = qualified.rsplit(".", 1)[-1]
+            if last in VALIDATOR_DECORATORS:
+                info.role = "validator"
+                return
+            if not isinstance(func, cst.Attribute):
+                if last == "command" and qualified.startswith(("click.", "typer.")):
+                    info.role = "cli"
+                continue
+            server = nodes.dotted(func.value)
+            stack = self.servers.get(server, "")
+            if last == "tool":
+                if stack or self.stacks & {"mcp1", "mcp2", "fastmcp"}:
+                    tool_name = info.name
+                    if isinstance(target, cst.Call):
+                        named = nodes.string_value(nodes.call_arg(target, 0, "name"))
+                        tool_name = named or tool_name
+                    info.role = "tool"
+                    info.stack = stack or next(iter(sorted(self.stacks - {"lowlevel", "lowlevel2"})), "")
+                    info.tool_name = tool_name
+                    return
+            elif last == "call_tool" and (stack in ("lowlevel", "") and self.stacks & {"lowlevel", "mcp1"}):
+                info.role = "lowlevel"
+                info.stack = "lowlevel1"
+                return
+            elif last in ("resource", "prompt") and (stack or self.stacks):
+                info.role = "resource"
+                return
+            elif last in ("command", "group", "callback") and (qualified.startswith(("click.", "typer.")) or "app" in server or "cli" in server):
+                info.role = "cli"
+                return
+
+    def _cli_aliases(self, stmt: cst.FunctionDef) -> Dict[str, Tuple[str, ...]]:
+        """click/typer `@option("--format", "fmt")` declarations: parameter name -> flags."""
+        out: Dict[str, Tuple[str, ...]] = {}
+        for deco in stmt.decorators:
+            call = deco.decorator
+            if not isinstance(call, cst.Call):
+                continue
+            callee = self.qualify(call.func)
+            if callee.rsplit(".", 1)[-1] not in ("option", "argument") or callee.split(".", 1)[0] not in ("click", "typer"):
+                continue
+            decls = [v for v in (nodes.string_value(a) for a in nodes.positional_args(call)) if v]
+            flags = tuple(d.split("/")[0] for d in decls if d.startswith("-"))
+            plain = [d for d in decls if not d.startswith("-")]
+            if plain:
+                param = plain[0]
+            elif flags:
+                param = max(flags, key=len).lstrip("-").replace("-", "_")
+            else:
+                continue
+            out[param] = flags
+        return out
+
+
+def _params(params: cst.Parameters, walker: Walker) -> Tuple[Param, ...]:
+    out: List[Param] = []
+    items = list(params.posonly_params) + list(params.params) + list(params.kwonly_params)
+    if isinstance(params.star_arg, cst.Param):
+        items.append(params.star_arg)
+    if params.star_kwarg is not None:
+        items.append(params.star_kwarg)
+    for p in items:
+        annotation = walker.code(p.annotation.annotation) if p.annotation is not None else ""
+        default = walker.code(p.default) if p.default is not None else ""
+        out.append(Param(p.name.value, annotation, default))
+    return tuple(out)
+
+
+def _decorator_target(node: cst.CSTNode) -> cst.CSTNode:
+    return node.func if isinstance(node, cst.Call) else node
+
+
+def _looks_exception(name: str) -> bool:
+    last = name.rsplit(".", 1)[-1]
+    return last in BUILTIN_EXCEPTIONS or last.endswith(("Error", "Exception", "Warning", "Failure", "Fault"))

@@ -1,0 +1,146 @@
+"""What extraction hands on for one module: `FileFacts`, with each raw sink turned into `Message`s.
+
+During the walk a sink is kept as a `RawSink` (its node, scope, context and the reaching
+definitions). Once the whole module is walked, every tool registration and binding is known, so
+`FactsAssembly.finish` settles function roles and reachability from tools, builds each sink's
+templates, picks its audience profile, and returns the module's `FileFacts`. `FactsAssembly` is one
+part of `Walker` and works on its state.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+import libcst as cst
+
+from ..model import Context, FunctionInfo, Message, Template, ToolInfo
+from . import exception_templates, framework_sinks
+from .links import ModuleLinks
+from .scope import Reaching, ReachingScope, Scope
+from .sinks import PROFILE_OF_KIND
+from .string_formats import join, percent_template
+from .templates import TemplateBuilder
+
+
+@dataclass(eq=False)
+class RawSink:
+    """A sink as seen during the walk, before names are resolved."""
+
+    kind: str
+    callee: str
+    node: cst.CSTNode
+    expr: Optional[cst.CSTNode]
+    scope: Scope
+    context: Context
+    extra: dict = field(default_factory=dict)
+    args: Sequence[cst.CSTNode] = ()
+    reaching: Reaching = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class FileFacts:
+    """What extraction found in one module."""
+
+    module: cst.Module
+    messages: List[Message]
+    tools: List[ToolInfo]
+    functions: List[FunctionInfo]
+    stacks: Set[str]
+    imports: Dict[str, str]
+    mask_error_details: bool = False
+    class_bases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # class name -> qualified bases
+    stdio: bool = False  # the module runs an MCP server over stdio (`mcp.run()`, `stdio_server()`, ...)
+    links: Optional[ModuleLinks] = None
+
+
+
+class FactsAssembly:
+    """The end of `Walker`'s pass (a mixin: it reads the walker's recorded state)."""
+
+    def finish(self) -> FileFacts:
+        by_name: Dict[str, List[FunctionInfo]] = {}
+        for info in self.functions:
+            by_name.setdefault(info.name, []).append(info)
+        for fn, tool_name, stack, server in self.registrations:
+            for info in by_name.get(fn, []):
+                info.role, info.stack, info.tool_name = "tool", stack, tool_name
+        for name in self.lowlevel2:
+            for info in by_name.get(name, []):
+                info.role, info.stack = "lowlevel", "lowlevel2"
+        for name in self.callbacks:
+            for info in by_name.get(name, []):
+                if not info.role:
+                    info.role = "cli"
+        self._reachability(by_name)
+        tools = [
+            ToolInfo(f.tool_name or f.name, f.name, f.param_names, f.stack)
+            for f in self.functions
+            if f.role == "tool"
+        ]
+        judged = self.exc_registry.composed | self.error_tables.failed
+        messages = [m for raw in self.raw if raw.extra.get("judged_at") not in judged for m in self._messages(raw)]
+        self.links.tool_names = [(fn, name) for fn, name, _, _ in self.registrations]
+        return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details,
+                         self.class_bases, self.stdio, self.links)
+
+    def _reachability(self, by_name: Dict[str, List[FunctionInfo]]) -> None:
+        queue = [f for f in self.functions if f.role in ("tool", "lowlevel")]
+        seen: Set[int] = {id(f) for f in queue}
+        while queue:
+            current = queue.pop()
+            for called in current.calls:
+                for target in by_name.get(called, []):
+                    if id(target) not in seen and not target.role:
+                        target.reachable_from_tool = True
+                        seen.add(id(target))
+                        queue.append(target)
+        # nested functions inherit their parent's role for profile purposes
+        for info in self.functions:
+            parent = info.parent
+            while parent is not None and not info.reachable_from_tool:
+                if parent.role in ("tool", "lowlevel") or parent.reachable_from_tool:
+                    info.reachable_from_tool = True
+                parent = parent.parent
+
+    def _messages(self, raw: RawSink) -> List[Message]:
+        builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching) if raw.reaching else raw.scope, self.qualify, self.code)
+        extra = raw.extra
+        if extra.get("messageless"):
+            templates: List[Template] = [Template((), (), True)]
+        elif extra.get("body"):
+            templates = framework_sinks.body_templates(builder, raw.expr, builder.scope.value)
+        elif extra.get("composed") is not None:
+            templates = exception_templates.at_raise(builder.build(extra["composed"]))
+        elif raw.kind in ("stderr", "stdout") and len(raw.args) > 1:
+            templates = builder.build(raw.args[0])
+            for arg in raw.args[1:]:
+                more = builder.build(arg)
+                templates = [join(join(t, Template((" ",), (), True)), m) for t in templates for m in more][:4]
+        elif raw.kind == "log" and raw.args:
+            base = builder.build(raw.expr)
+            templates = [percent_template(t, list(raw.args), builder) if t.pieces and not t.placeholders else t for t in base]
+        else:
+            templates = builder.build(raw.expr)
+        if raw.kind == "tool-return":
+            if not _tool_function(raw.context.function) and not extra.get("helper"):
+                return []
+        if extra.get("needs_text") and not any(t.pieces for t in templates):
+            return []
+        function = raw.context.function
+        profile = PROFILE_OF_KIND[raw.kind]
+        if raw.kind == "raise" and function is not None:
+            if function.role == "tool" or function.reachable_from_tool or (function.role == "lowlevel" and function.stack == "lowlevel1"):
+                profile = "agent"
+            elif function.role == "lowlevel":
+                profile = "agent"
+        if raw.kind == "log" and raw.context.exits_after:
+            profile = "cli"
+        if extra.get("helper"):
+            profile = "agent"
+        if raw.kind == "log":
+            extra.setdefault("level", "error")
+        return [Message(raw.kind, raw.callee, profile, tuple(templates), raw.expr, raw.node, raw.context, extra, raw.scope)]
+
+
+def _tool_function(function: Optional[FunctionInfo]) -> bool:
+    return function is not None and function.role in ("tool", "lowlevel")

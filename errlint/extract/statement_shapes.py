@@ -1,0 +1,190 @@
+"""What a statement's shape tells the walk, read without walking into it.
+
+For one statement or block: the exit status a statement ends the process with, the runs of
+consecutive output lines that make one message, `if x == "a": return` chains whose values a later
+statement falls through past, the values a `match` case names, whether an `if` test guards a
+developer-only (debug) branch, and whether an except handler reports anything before it exits.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from . import nodes
+
+if TYPE_CHECKING:
+    from .walker import Walker
+
+DEBUG_NAME = re.compile(r"^(__debug__|debug|verbose|verbosity|trace|dev_mode|show_traceback|show_tracebacks)$|_debug$|^debug_", re.I)
+# calls that tell the user something: a handler that makes one before exiting is not silent, even
+# when errlint cannot tell which channel the output goes to
+OUTPUT_CALL = re.compile(r"print|echo|log|write|error|warn|exception|critical|fail|abort|report|show|display|notify|emit", re.I)
+
+
+def is_debug_test(test: cst.CSTNode) -> bool:
+    """`if debug:`, `if self.verbose`, `if __debug__`, `if settings.DEBUG`, `if not quiet and verbose`,
+    `if os.environ.get("DEBUG")`: a developer-only branch. Only the test's shallow shape is read."""
+    stack = [test]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            if DEBUG_NAME.match(node.value):
+                return True
+        elif isinstance(node, cst.Attribute):
+            if DEBUG_NAME.match(node.attr.value):
+                return True
+        elif isinstance(node, cst.BooleanOperation):
+            stack.extend((node.left, node.right))
+        elif isinstance(node, cst.UnaryOperation):
+            stack.append(node.expression)
+        elif isinstance(node, cst.Call):
+            args = nodes.positional_args(node)
+            value = nodes.string_value(args[0]) if args else None
+            if value and DEBUG_NAME.match(value):
+                return True
+        elif isinstance(node, cst.Comparison):
+            stack.append(node.left)
+    return False
+
+
+def exit_status(stmt: cst.CSTNode, walker: Walker) -> Optional[int]:
+    """The exit status a statement ends the process with (-1 when not a literal), else None."""
+    call: Optional[cst.CSTNode] = None
+    if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
+        call = stmt.value
+        name = walker.qualify(call.func)
+        if name not in ("sys.exit", "exit", "quit", "os._exit"):
+            return None
+    elif isinstance(stmt, cst.Raise) and isinstance(stmt.exc, (cst.Call, cst.Name, cst.Attribute)):
+        target = stmt.exc.func if isinstance(stmt.exc, cst.Call) else stmt.exc
+        name = walker.qualify(target)
+        last = name.rsplit(".", 1)[-1]
+        if last not in ("SystemExit", "Exit"):
+            return None
+        call = stmt.exc if isinstance(stmt.exc, cst.Call) else None
+        if call is None:
+            return 0
+    else:
+        return None
+    arg = nodes.call_arg(call, 0, "code", "status") if isinstance(call, cst.Call) else None
+    if arg is None:
+        return 0
+    value = nodes.int_value(arg)
+    if value is not None:
+        return value
+    if nodes.string_value(arg) is not None or isinstance(arg, cst.FormattedString):
+        return 1
+    return -1
+
+
+OUTPUT_NAMES = {"print", "echo", "secho", "write", "writelines", "error", "warning", "warn", "info", "critical", "exception", "fatal", "log", "debug", "exit", "fail"}
+
+
+def _is_output(stmt: cst.CSTNode) -> bool:
+    """A statement that only prints or logs a line (`print(...)`, `click.echo(...)`, `log.error(...)`,
+    `sys.exit("...")` with a message)."""
+    if not (isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call)):
+        return False
+    call = stmt.value
+    name = nodes.last_name(call.func)
+    if name not in OUTPUT_NAMES:
+        return False
+    if name == "exit":
+        arg = nodes.call_arg(call, 0, "code", "status")
+        return arg is not None and nodes.int_value(arg) is None and not isinstance(arg, cst.Name)
+    return bool(call.args)
+
+
+def output_runs(flat: Sequence[cst.CSTNode]) -> List[Optional[Tuple[int, int, int]]]:
+    """For each statement of a block: (id of the run's first statement, position, run size) when it
+    belongs to a run of consecutive output lines, else None. The lines of one run are one message
+    ("Error: no config" then "Run `tool init` to create one.")."""
+    out: List[Optional[Tuple[int, int, int]]] = [None] * len(flat)
+    i = 0
+    while i < len(flat):
+        if not _is_output(flat[i]):
+            i += 1
+            continue
+        j = i
+        while j < len(flat) and _is_output(flat[j]):
+            j += 1
+        for k in range(i, j):
+            out[k] = (id(flat[i]), k - i, j - i)
+        i = j
+    return out
+
+
+def equality_chain(stmt: cst.CSTNode) -> Optional[Tuple[str, List[str]]]:
+    """`if x == "a": return ...` (or `x in ("a", "b")`) whose body leaves: (x, ["a"]); else None."""
+    if not isinstance(stmt, cst.If) or stmt.orelse is not None and not isinstance(stmt.orelse, cst.If):
+        return None
+    subject = ""
+    values: List[str] = []
+    node: Optional[cst.CSTNode] = stmt
+    while isinstance(node, cst.If):
+        test = node.test
+        if isinstance(test, cst.BooleanOperation):
+            test = test.left
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return None
+        op = test.comparisons[0].operator
+        right = test.comparisons[0].comparator
+        left_text = nodes.dotted(test.left)
+        if not left_text:
+            return None
+        if subject and left_text != subject:
+            return None
+        subject = left_text
+        if isinstance(op, cst.Equal):
+            value = nodes.string_value(right)
+            if value is None:
+                value = nodes.number_text(right)
+            if value is None:
+                return None
+            values.append(value)
+        elif isinstance(op, cst.In):
+            listed = nodes.literal_values(right)
+            if listed is None:
+                return None
+            values.extend(listed)
+        else:
+            return None
+        if not _leaves(node.body):
+            return None
+        node = node.orelse
+    return (subject, values) if values else None
+
+
+def _leaves(body: cst.CSTNode) -> bool:
+    stmts = body.body if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+    if not stmts:
+        return False
+    last = stmts[-1]
+    smalls = last.body if isinstance(last, cst.SimpleStatementLine) else [last]
+    if isinstance(last, cst.SimpleStatementSuite):
+        smalls = last.body
+    return bool(smalls) and isinstance(smalls[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
+
+
+def match_values(pattern: cst.CSTNode) -> List[str]:
+    if isinstance(pattern, cst.MatchValue):
+        value = nodes.string_value(pattern.value)
+        if value is None:
+            value = nodes.number_text(pattern.value)
+        return [value] if value is not None else []
+    if isinstance(pattern, cst.MatchOr):
+        out: List[str] = []
+        for el in pattern.patterns:
+            out.extend(match_values(el.pattern))
+        return out
+    return []
+
+
+def reports_something(handler: cst.CSTNode) -> bool:
+    """True when the handler body calls an output-like function (print, echo, log, write, ...)."""
+    for node in nodes.iter_expr(handler.body, stop=(cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        if isinstance(node, cst.Call) and OUTPUT_CALL.search(nodes.last_name(node.func)):
+            return True
+    return False

@@ -1,0 +1,108 @@
+"""Tool replies: what a function returns to an MCP client, and how tools are registered.
+
+Records a tool's returns (and a helper's returns that carry error text), the texts of
+`CallToolResult(content=[TextContent(...)], isError=True)` and of hand-built `{"isError": True,
+"content": ...}` dicts, hand-built JSON-RPC error and result replies, and `add_tool(f)` /
+`Tool.from_function(f)` registrations. `ToolReplies` is one part of `Walker` and works on its state.
+"""
+from __future__ import annotations
+
+from typing import Dict, Iterable, Optional
+
+import libcst as cst
+
+from . import framework_sinks, nodes
+from .links import error_text, flow_callees, reply_candidate
+
+
+class ToolReplies:
+    """The tool-reply recognisers of `Walker` (a mixin: it records through `Walker.record`)."""
+
+    def st_Return(self, stmt: cst.Return) -> None:
+        if stmt.value is None:
+            return
+        self.scan(stmt.value)
+        if self.func is not None:
+            self.func.rets |= flow_callees(stmt.value, self)
+            if self.func.role not in ("tool", "lowlevel"):
+                literal = reply_candidate(stmt.value, self.scope)
+                if literal is not None:  # error text a tool may return: judged once the project shows one does
+                    self.record("tool-return", "", stmt, literal, helper=True)
+                    text = error_text(literal)
+                    if text is not None:
+                        self.record("tool-result", "helper", stmt, text, helper=True, is_error=True)
+        if self.func is not None and (self.func.role in ("tool", "lowlevel") or self.stacks):
+            value = stmt.value
+            if isinstance(value, (cst.List, cst.Tuple)) and any(isinstance(el.value, cst.Call) and nodes.last_name(el.value.func) == "TextContent" for el in value.elements):
+                for text in self._content_texts(value):
+                    self.record("tool-return", "TextContent", stmt, text)
+            else:
+                self.record("tool-return", "", stmt, value)
+
+    def tool_result(self, call: cst.Call, callee: str) -> None:
+        flag = nodes.keyword_arg(call, "isError", "is_error")
+        content = nodes.call_arg(call, None, "content")
+        texts = list(self._content_texts(content))
+        if nodes.is_true(flag):
+            for text in texts:
+                self.record("tool-result", callee, call, text, is_error=True)
+        elif self.func is not None:
+            for text in texts:
+                self.record("tool-output", callee, call, text, flag_given=flag is not None)
+
+    def _content_texts(self, content: Optional[cst.CSTNode]) -> Iterable[cst.CSTNode]:
+        if content is None:
+            return
+        if isinstance(content, cst.Name):
+            bound = self.scope.value(content.value)
+            if bound is not None and not isinstance(bound, cst.Name):
+                yield from self._content_texts(bound)
+            return
+        if isinstance(content, (cst.List, cst.Tuple)):
+            for el in content.elements:
+                yield from self._content_texts(el.value)
+            return
+        if isinstance(content, cst.Call) and nodes.last_name(content.func) == "TextContent":
+            text = nodes.call_arg(content, None, "text")
+            if text is not None:
+                yield text
+            return
+        if isinstance(content, cst.Dict):
+            for el in content.elements:
+                if isinstance(el, cst.DictElement) and nodes.string_value(el.key) == "text":
+                    yield el.value
+            return
+        yield content
+
+    def dict_literal(self, node: cst.Dict) -> None:
+        keys: Dict[str, cst.CSTNode] = {}
+        for el in node.elements:
+            if isinstance(el, cst.DictElement):
+                key = nodes.string_value(el.key)
+                if key is not None:
+                    keys[key] = el.value
+        if ("isError" in keys or "is_error" in keys) and nodes.is_true(keys.get("isError", keys.get("is_error"))):
+            sources = [keys["content"]] if "content" in keys else ([keys["text"]] if "text" in keys else [])
+            for source in sources:
+                for text in self._content_texts(source):
+                    self.record("tool-result", "dict", node, text, is_error=True)
+        elif "jsonrpc" in keys and isinstance(keys.get("error"), cst.Dict):
+            inner = {nodes.string_value(el.key): el.value for el in keys["error"].elements if isinstance(el, cst.DictElement)}
+            message = inner.get("message")
+            if message is not None:
+                code = inner.get("code")
+                self.record("protocol-error", "jsonrpc", node, message, code=self.code(code) if code is not None else "", raised=False)
+        elif "jsonrpc" in keys and "result" in keys:
+            for text in framework_sinks.jsonrpc_result_texts(keys, bool(self.handlers)):
+                self.record("tool-output", "jsonrpc", node, text, flag_given=False, error_reply=bool(self.handlers))
+
+    def tool_registration(self, call: cst.Call, method: str, base: Optional[cst.CSTNode]) -> None:
+        fn = nodes.call_arg(call, 0, "fn", "func", "function")
+        if not isinstance(fn, cst.Name):
+            return
+        name = nodes.string_value(nodes.keyword_arg(call, "name")) or fn.value
+        server = nodes.dotted(base) if base is not None else ""
+        stack = self.servers.get(server, "")
+        if method == "from_function" and not stack:
+            stack = next(iter(sorted(self.stacks - {"lowlevel"})), "")
+        self.registrations.append((fn.value, name, stack, server))

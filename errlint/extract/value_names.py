@@ -1,0 +1,155 @@
+"""What an identifier, a call or an exception type says about the value it stands for.
+
+The name tests behind placeholder kinds: secret-like names (and the suffixes that mark a count, a
+name or an error about the secret instead), bounded and unbounded names and annotations, schema
+names, calls and attributes that give dumps, tracebacks, home-directory paths or the environment,
+the exception types whose text is a validation report or names a URL or a file, mapping keys under
+which an upstream relays its own error text, names that hold prose, and loops over text tokens.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional, Sequence, Set
+
+import libcst as cst
+
+from ..model import URL, VALIDATION
+from . import nodes
+from .scope import Scope
+
+SECRET_NAME = re.compile(
+    r"(^|_)(api_?key|apikey|token|secret|passw(or)?d|pwd|passphrase|private_?key|client_?secret|access_?key|"
+    r"auth(orization)?|bearer|cookie|session_?id|credentials?|creds|dsn|database_url|conn(ection)?_?str(ing)?|"
+    r"signature)($|_)"
+)
+SECRET_ALLOW = re.compile(
+    r"(_count|_limit|_len|_length|_type|_name|_budget|_used|_url|_uri|_path|_file|_dir|_env|_var|_header|_field|"
+    r"_endpoint|_use|_format|_claim|_scopes?|_method|_mode|_status|_version|(?<!session)_id|_ids|_exists|_required|"
+    r"_id_?name|_kind|_scheme|_expiry|_expires(_at)?|_ttl|_hint|_prefix|_suffix|_mask(ed)?|_masked|_preview)$"
+    r"|^(max_|min_|num_|n_|has_|is_|use_|needs?_|requires?_|missing_|no_|valid_)"
+    r"|(^|_)(page|next|continuation|pagination|sync|cursor)_token($|_)"
+    # names that say they hold an error or a message about the secret, not the secret
+    r"|_(error|errors|err|msg|message|messages|reason|exc|exception|failure|problem|warning|description)$"
+)
+MASKING = re.compile(r"mask|redact|obfuscat|anonymi|censor|scrub|sanitiz|hash|sha\d*|digest|fingerprint|len$|bool$|shorten|truncat|preview|hint")
+BOUNDED_NAME = re.compile(
+    r"(^|_)(id|ids|uuid|name|path|status|code|count|index|idx|port|host|hostname|version|kind|type|mode|"
+    r"key|slug|region|zone|label|level|size|limit|offset|page|num|number|total|line|lineno|col|column|row|"
+    r"attempt|attempts|retries|timeout|seconds|secs|ms|minutes|url_path|field|param|option|flag|cmd|command|"
+    r"method|format|fmt|ext|suffix|prefix|tool|tool_name|arg|argument|char|lang|locale|unit|amount|cents|"
+    r"expected|got|actual|value_type|year|month|day|date|time|ts|timestamp|bucket|table|column_name|branch|"
+    r"ref|sha|tag|owner|repo|user|username|email|domain|filename|dirname|file|dir|directory|op|operation|action|"
+    r"state|phase|step|stage|role|scope|env|environment|profile|channel|queue|topic|cursor|alias|"
+    r"min|max|low|high|lo|hi|n|i|j|k|x|y|width|height|depth|ratio|percent|pct|score|rank|priority|"
+    r"qty|quantity|length|start|end|begin|stop)$"
+)
+BOUNDED_ANNOTATION = re.compile(
+    r"^(Optional\[)?(int|bool|float|complex|Decimal|UUID|uuid\.UUID|date|datetime|time|timedelta|"
+    r"datetime\.\w+|Path|PurePath|pathlib\.Path|Literal\[.*\]|[A-Z]\w*(Enum|Kind|Type|Mode|Status|State|Level))"
+    r"(\])?(\s*\|\s*None)?$"
+)
+UNBOUNDED_ANNOTATION = re.compile(r"^(Optional\[)?(dict|list|set|frozenset|tuple|Dict|List|Set|Mapping|Sequence|Iterable|bytes|BaseModel|Model)\b")
+SCHEMA_NAME = re.compile(r"(^|_)(schema|schemas|spec|specs|openapi|definition|definitions|inputschema)$")
+# "spec" and "definition" are as often short strings ("a:b".split(",")): they need unbounded evidence
+STRONG_SCHEMA_NAME = re.compile(r"(^|_)(schema|schemas|openapi|inputschema)$")
+UNBOUNDED_CALLS = {
+    "json.dumps", "json.dump", "pprint.pformat", "pformat", "yaml.dump", "yaml.safe_dump", "vars", "locals",
+    "globals", "dir", "json.load", "json.loads", "toml.dumps", "tomli_w.dumps", "pickle.dumps", "dumps",
+}
+UNBOUNDED_METHODS = {"model_dump", "dict", "model_dump_json", "read", "readlines", "json", "to_dict", "as_dict", "asdict", "items", "values", "keys", "read_text", "getvalue", "dump"}
+UNBOUNDED_ATTRS = {"text", "content", "body", "stdout", "stderr", "output", "__dict__", "raw", "data", "payload", "html", "params", "kwargs", "args_dict", "headers"}
+RESPONSE_ROOTS = re.compile(r"^(r|res|resp|response|result|reply|proc|process|completed|cp|run|out|e|err|exc|error|ex|http_response|api_response|req|request)$")
+SCHEMA_METHODS = {"model_json_schema", "schema", "schema_json", "json_schema", "format_help", "get_help", "print_help", "openapi"}
+SCHEMA_ATTRS = {"inputSchema", "input_schema", "outputSchema", "output_schema", "json_schema", "openapi_schema", "args_schema"}
+TRACEBACK_CALLS = {
+    "traceback.format_exc", "traceback.format_exception", "traceback.format_tb", "traceback.format_stack",
+    "traceback.print_exc", "traceback.format_exception_only",
+}
+# Calls whose result is under the account's home directory or the server's working directory. A
+# resolved user-given path (`Path(p).resolve()`) is not: it is the value the caller sent.
+HOME_CALLS = {"os.path.expanduser", "os.getcwd", "os.getcwdb", "pathlib.Path.home", "pathlib.Path.cwd", "Path.home", "Path.cwd"}
+ENV_NAMES = {"os.environ", "os.environ.copy", "environ", "os.environ.items"}
+HEADER_ATTRS = {"headers"}
+VALIDATION_TYPES = ("ValidationError", "ValidationErrors", "SchemaError", "JSONSchemaValidationError")
+HTTP_ERROR_TYPES = (
+    "requests.HTTPError", "requests.exceptions.HTTPError", "requests.RequestException",
+    "requests.exceptions.RequestException", "httpx.HTTPStatusError", "httpx.HTTPError",
+    "urllib.error.HTTPError", "aiohttp.ClientResponseError",
+)
+# Keys under which an upstream (an API's JSON body, a subprocess result, a worker's outcome) reports
+# its own error text: `result.get("error", "Unknown error")` relays that text, and the default is
+# only a fallback for when the upstream says nothing.
+ERROR_KEY = re.compile(r"^(?:error|errors|err|error_?message|error_?msg|error_?description|error_?detail|message|msg|detail|details|reason|fault|faultstring)$", re.I)
+PROSE_NAME = re.compile(r"(^|_)(msg|message|messages|hint|hints|text|detail|details|reason|suffix|prefix|help|note|notes|description|tip|advice|explanation|extra|info|remedy|guidance|instructions?)$")
+HOME_LITERAL = re.compile(r"(?<![\w.])(/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|[A-Za-z]:\\\\?Users\\\\?[A-Za-z0-9._-]+)")
+
+
+def snake(name: str) -> str:
+    """camelCase -> camel_case, lower-cased, for matching identifier lexicons."""
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
+def is_secret_name(name: str) -> bool:
+    """True for identifiers that name a secret value (detect-secrets' keyword idea)."""
+    low = snake(name)
+    return bool(SECRET_NAME.search(low)) and not SECRET_ALLOW.search(low)
+
+
+# Exceptions whose text names the file they failed on (OSError's subclasses and aliases), and the
+# handlers broad enough to catch them.
+OS_ERRORS = {
+    "OSError", "IOError", "EnvironmentError", "FileNotFoundError", "FileExistsError", "PermissionError",
+    "IsADirectoryError", "NotADirectoryError", "Exception", "BaseException", "",
+}
+
+
+def catches_os_error(types: Sequence[str]) -> bool:
+    """True when an `except` clause over `types` catches an OSError ("" is a bare `except:`)."""
+    return any(t.rsplit(".", 1)[-1] in OS_ERRORS and t.split(".", 1)[0] in (t, "builtins") for t in types)
+
+
+TEXT_SPLITTERS = {"split", "rsplit", "splitlines", "tokenize", "generate_tokens", "findall", "finditer", "split_tokens", "lex", "tokens", "words", "strip"}
+
+
+def is_textual(node: Optional[cst.CSTNode], scope: Scope, depth: int = 0) -> bool:
+    """An iterable of pieces of text (`expr.split()`, `tokenize(src)`, `enumerate(re.findall(...))`,
+    a literal list of strings): what a loop over it binds is a lexical token, not a credential."""
+    if node is None or depth > 3:
+        return False
+    if isinstance(node, cst.Call):
+        name = nodes.last_name(node.func)
+        if name in ("enumerate", "sorted", "reversed", "list", "set", "tuple", "iter", "zip") and node.args:
+            return is_textual(node.args[0].value, scope, depth + 1)
+        return name in TEXT_SPLITTERS
+    if isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+        return True
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return bool(node.elements) and all(isinstance(el.value, (cst.SimpleString, cst.FormattedString)) for el in node.elements)
+    if isinstance(node, cst.Name):
+        return is_textual(scope.value(node.value), scope, depth + 1)
+    return False
+
+
+def relayed_error(node: cst.CSTNode) -> bool:
+    """`x.get("error")`, `x.get("message", "Unknown error")`, `x["error"]`: an upstream's own error
+    text read from a mapping (not `os.environ`, whose values are settings)."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get":
+        key = nodes.string_value(nodes.call_arg(node, 0))
+        return bool(key and ERROR_KEY.match(key)) and not nodes.dotted(node.func.value).startswith("os.")
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        index = getattr(node.slice[0].slice, "value", None)
+        key = nodes.string_value(index) if index is not None else None
+        return bool(key and ERROR_KEY.match(key)) and not nodes.dotted(node.value).startswith("os.")
+    return False
+
+
+def caught_kinds(types: Sequence[str]) -> Set[str]:
+    out: Set[str] = set()
+    for t in types:
+        if t.endswith(VALIDATION_TYPES) or "ValidationError" in t:
+            out.add(VALIDATION)
+        if t in HTTP_ERROR_TYPES or t.endswith(("HTTPStatusError", "HTTPError", "RequestException", "ClientResponseError")):
+            out.add(URL)
+        if t == "raise_for_status":
+            out.add(URL)
+    return out
