@@ -2,6 +2,8 @@
 a status (the client reads the status phrase), or only the rejected object."""
 from __future__ import annotations
 
+import pytest
+
 from conftest import at, lint
 
 SELECT = ["AEM101", "AEM201", "AEM202", "AEM204", "AEM208"]
@@ -137,3 +139,22 @@ def test_a_project_class_given_only_a_value_may_build_its_own_text():
             return book[name]
     '''
     assert [c for _, c in found(code) if c == "AEM101"] == []
+
+
+@pytest.mark.parametrize("form", ["raise ToolError", "raise exceptions.ToolError", "raise click.ClickException", "raise ToolError()"])
+def test_raising_the_class_itself_is_an_error_with_no_message(form):
+    """`raise ToolError` (no call) sends what `raise ToolError()` sends: nothing."""
+    code = f'''
+        import click
+        from fastmcp import FastMCP, exceptions
+        from fastmcp.exceptions import ToolError
+        mcp = FastMCP("x")
+        @mcp.tool()
+        def get(item_id: str) -> str:
+            if not item_id.isdigit():
+                {form}
+            return item_id
+    '''
+    found = lint(code, select=["AEM101"])
+    assert [(d.location.row, d.code) for d in found] == [(9, "AEM101")]
+    assert "carries no message" in found[0].message

@@ -58,6 +58,10 @@ class SinkRecording:
             if call is exc:
                 self.spec_sink(spec, call, callee, raised=True)
             return
+        if call is None and spec is not None and spec.kind in ("tool-error", "agent-error", "cli-error") and isinstance(exc, (cst.Name, cst.Attribute)):
+            # `raise ToolError` (the class itself): raised with no message, as `raise ToolError()` is
+            self.record(spec.kind, callee, stmt, None, messageless=True, raised=True)
+            return
         if call is None or not call.args:
             if last in BUILTIN_EXCEPTIONS or self.exception_classes.get(callee) is False:
                 self.record("raise", callee, stmt, None, messageless=True, raised=True)
