@@ -54,6 +54,12 @@ def shown_path(path: Path) -> str:
         return str(path)
 
 
+def then_say(hint: str, advice: str) -> str:
+    """`hint` ("; did you mean 'x'?" or "") followed by `advice` as the next clause or sentence, so the
+    two never run together as "?;"."""
+    return f"{hint} {advice[:1].upper()}{advice[1:]}." if hint else f"; {advice}"
+
+
 def close_match(word: str, candidates: Iterable[str]) -> str:
     """"; did you mean 'x'?" for the closest candidate, or "" when none is close."""
     import difflib
@@ -387,8 +393,9 @@ def _rule_options(value: Any, problems: _Problems) -> Tuple[Tuple[str, Tuple[Tup
         for name, option_value in options.items():
             if name not in allowed:
                 listed = ", ".join(sorted(allowed)) or "none"
-                hint = close_match(name, allowed) or f"; allowed: {listed}"
-                problems.add(f"rules.{code}.{name}", f"{rule_code} has no option {name!r}{hint}; run `errlint rule {rule_code}`")
+                hint = close_match(name, allowed)
+                advice = f"run `errlint rule {rule_code}`" if hint else f"allowed: {listed}; run `errlint rule {rule_code}`"
+                problems.add(f"rules.{code}.{name}", f"{rule_code} has no option {name!r}" + then_say(hint, advice))
                 good = False
             elif not _option_ok(allowed[name].kind, option_value):
                 problems.add(f"rules.{code}.{name}", f"{option_value!r:.80} is not allowed; use a {allowed[name].kind} (see `errlint rule {rule_code}`)")
@@ -418,8 +425,8 @@ def validate_selector(selector: str, key: str, problems: _Problems) -> bool:
     if SELECTOR.match(selector):
         return True
     hint = close_match(selector.upper() if selector[:1].isupper() else selector.lower(), _rule_words())
-    problems.add(key, f"{selector!r} is not a selector{hint or ''}; use ALL, a code or prefix such as AEM101 or AEM1, "
-                      "or a rule name such as generic-failure-message (`errlint rule --all` lists them)")
+    problems.add(key, f"{selector!r} is not a selector" + then_say(
+        hint, "use ALL, a code or prefix such as AEM101 or AEM1, or a rule name such as generic-failure-message (`errlint rule --all` lists them)"))
     return False
 
 

@@ -71,13 +71,11 @@ def select_rules(settings: Settings, packs: Packs, cli_select: Optional[Sequence
     ignore = list(settings.ignore) + list(cli_ignore)
     for selector in (select or []) + extend + ignore:
         if not any(_matches(selector, r) for r in catalog.values()):
-            from .config import close_match
+            from .config import close_match, then_say
 
             hint = close_match(selector, list(catalog) + [r.name for r in catalog.values()])
-            raise ConfigError(
-                f"selector {selector!r} matches no rule{hint or ''}; use ALL, a code or prefix such as AEM101 or AEM1, "
-                "or a rule name; run `errlint rule --all` for the list"
-            )
+            raise ConfigError(f"selector {selector!r} matches no rule" + then_say(
+                hint, "use ALL, a code or prefix such as AEM101 or AEM1, or a rule name; run `errlint rule --all` for the list"))
     enabled: List[Rule] = []
     reasons: Dict[str, str] = {}
     for code, rule in catalog.items():

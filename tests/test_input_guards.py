@@ -691,3 +691,17 @@ def test_aem204_states_the_allowed_side_never_the_failing_test():
     for code, shown in cases.items():
         messages = [d.message for d in lint(code, select=["AEM204"])]
         assert len(messages) == 1 and messages[0].endswith(shown), (code, messages)
+
+
+def test_a_value_with_a_literal_fallback_is_shown_in_every_variant():
+    """`kind = args["type"] if "type" in args else "content"`: the template has one variant per value;
+    the one with the literal fallback inlines it, so the message shows the value either way."""
+    for binding in ('args["type"] if "type" in args else "content"', 'args.get("type") or "content"', '"content" if not args else args["type"]'):
+        code = f'''
+            def run_tool(self, args: dict):
+                kind = {binding}
+                valid = ["content", "metadata"]
+                if kind not in valid:
+                    raise RuntimeError(f"Invalid type: {{kind}}. Must be one of: {{', '.join(valid)}}")
+        '''
+        assert at(code, select=["AEM202"]) == [], binding

@@ -75,3 +75,18 @@ def test_declared_fix_matches_the_fixes_offered(code):
     assert strongest == rule.FIX, f"{code} declares {rule.FIX.value} but its examples offer {strongest.value}"
     first_line = rule.docs.split("## Fix safety")[1].strip().split(".")[0].lower()
     assert first_line.startswith(rule.FIX.value.split("-")[0]), f"{code}'s Fix safety section starts {first_line!r}"
+
+
+def test_aem206_words_of_a_transient_state_in_a_validation_message_are_not_a_transient_failure():
+    from conftest import at
+
+    shapes = [
+        'def f(strategy):\n    if strategy not in ("fixed", "sliding"):\n        raise ValueError(f"Unknown rate-limit strategy {strategy!r}; use fixed or sliding")\n',
+        'def f(seconds):\n    if seconds > 60:\n        raise ValueError(f"timeout {seconds} is above 60; pass at most 60")\n',
+        'import click\n@click.command()\n@click.option("--throttle")\ndef main(throttle):\n    if not throttle.isdigit():\n        raise click.BadParameter(f"throttling rate {throttle!r} must be a whole number")\n',
+    ]
+    for code in shapes:
+        assert at(code, select=["AEM206"]) == [], code
+    # the world's transient state still needs retry guidance
+    tool = 'from fastmcp import FastMCP\nmcp = FastMCP("x")\n@mcp.tool()\ndef get(q: str) -> str:\n    raise RuntimeError("The search service is rate-limited")\n'
+    assert at(tool, select=["AEM206"]) == [(5, "AEM206")]

@@ -81,6 +81,8 @@ class MissingValueEcho(PartRule):
         if not names:
             return
         shown = names | provenance(message).ancestors(names)  # the value it was computed from shows it too
+        if any(interpolates(t, n) for t in message.templates for n in shown):
+            return  # variants of one expression (`kind = args["type"] if ... else "content"`): one shows the value, the other inlines it
         for template in complete_templates(message):
             if any(interpolates(template, n) for n in shown):
                 continue
