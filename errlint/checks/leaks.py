@@ -10,7 +10,8 @@ from typing import Optional
 
 from ..fixes import replace_in_piece
 from ..model import ENV_DUMP, EXCEPTION, HOME_PATH, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
-from .base import CONTENT_SINKS, FileContext, Option, Rule
+from .base import CONTENT_SINKS, FileContext, Option
+from .error_replies import ErrorReplyRule as Rule  # a tool's error reply leaks as a raised error does
 
 LITERAL_SECRETS = re.compile(
     r"(?P<s>(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}|-----BEGIN (?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----"
@@ -19,7 +20,7 @@ LITERAL_SECRETS = re.compile(
 )
 HOME_LITERAL = re.compile(r"(?<![\w.])(?:/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|[A-Za-z]:\\\\?Users\\\\?[A-Za-z0-9._-]+)")
 PLACEHOLDER_LIKE = re.compile(r"<[^>]+>|\$\{?\w+\}?|%\w+%|\{\{[^}]*\}\}|x{4,}|\*{3,}", re.I)
-LEAK_SINKS = CONTENT_SINKS
+LEAK_SINKS = CONTENT_SINKS | {"tool-return"}
 BUG_REPORT = re.compile(r"\b(report|file|open)\b[^.]*\b(bug|issue)\b|https?://\S+/issues", re.I)
 
 

@@ -10,7 +10,6 @@ from ..model import (
     COLLECTION,
     EXCEPTION,
     SCHEMA,
-    TRACEBACK,
     UNBOUNDED,
     VALIDATION,
     Applicability,
@@ -23,6 +22,7 @@ from ..model import (
 from .. import tokens
 from ..fixes import node_edit
 from .base import FileContext, Option, Rule
+from .error_replies import ErrorReplyRule
 
 PLACEHOLDER_TOKENS = {"bounded": 4, "exception": 12, "unknown": 8}
 PLACEHOLDER_CHARS = 3  # a placeholder counts as "{…}" in character limits
@@ -124,7 +124,7 @@ def _shorten_hint() -> str:
     return "Keep what failed, what is allowed and the next step; move background to a docs URL or a describe_* tool."
 
 
-class UnboundedInterpolation(Rule):
+class UnboundedInterpolation(ErrorReplyRule):
     """## What it does
     Flags a placeholder whose value can be any size: `json.dumps(...)`, `repr()` of an object,
     `.model_dump()`, `response.text`/`.json()`, `proc.stderr`, a whole dict or list parameter, `"\\n".join`
@@ -182,8 +182,6 @@ class UnboundedInterpolation(Rule):
         for template in message.templates:
             listed = _listed_values(template)
             for holder in template.placeholders:
-                if holder.has(TRACEBACK) and message.profile in ("agent", "cli", "http"):
-                    continue  # AEM305 reports tracebacks where they reach a reader
                 if id(holder) in listed:
                     continue  # "one of {values!r}": the allowed values AEM204 asks for; AEM405 judges their size
                 roots = {n.split(".", 1)[0] for n in holder.names} - {"repr", "str", "ascii", "format"}

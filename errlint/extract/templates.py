@@ -34,6 +34,7 @@ from ..model import (
     Template,
 )
 from . import nodes
+from . import value_origins  # HOOK(value_origins)
 from .scope import Scope
 
 MAX_VARIANTS = 4
@@ -374,6 +375,9 @@ class TemplateBuilder:
             return frozenset({UNKNOWN}), ""
         if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary)):
             return frozenset({BOUNDED}), ""
+        origin = value_origins.classify(self, expr, depth)  # HOOK(value_origins): where a value comes from decides first
+        if origin is not None:  # HOOK(value_origins)
+            return origin  # HOOK(value_origins)
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
             return self._classify_string(expr, depth)
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
