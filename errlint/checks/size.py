@@ -128,9 +128,15 @@ class UnboundedInterpolation(ErrorReplyRule):
     """## What it does
     Flags a placeholder whose value can be any size: `json.dumps(...)`, `repr()` of an object,
     `.model_dump()`, `response.text`/`.json()`, `proc.stderr`, a whole dict or list parameter, `"\\n".join`
-    of a non-literal collection. Truncated forms (`x[:200]`, `{x!r:.80}`, `textwrap.shorten`) and `len(x)`
-    are fine, and so is a dict or list written in the code with a few bounded fields
-    (`json.dumps({"error": code, "tool": name})`). For a JSON dump the suggestion keeps valid JSON.
+    of a non-literal collection, a formatted traceback. Bodies and records returned by I/O are
+    unbounded whatever the variable is called: the `.text`/`.content`/`.json()`/`.read()` of what an
+    HTTP client or `urlopen` returned, a subprocess's output (`check_output`, `communicate()`), rows
+    from `fetchall()`/`fetchone()` or an ORM query's `.all()`. Truncated forms (`x[:200]`,
+    `{x!r:.80}`, `textwrap.shorten`) and `len(x)` are fine, and so is a dict or list written in the
+    code with a few bounded fields, also through a name or as `dict(a=..., b=...)`
+    (`reply = {"error": code, "tool": name}; json.dumps(reply)`): it is as large as its fields. A
+    tool's error reply returned as its result is read like a raised error. For a JSON dump the
+    suggestion keeps valid JSON.
 
     ## Why is this bad?
     One upstream body echoed into an error cost 14,252 tokens where 256 would do (learn.agentpatterns);
@@ -163,10 +169,12 @@ class UnboundedInterpolation(ErrorReplyRule):
         "import json\ndef f(workflow):\n    raise RuntimeError(f\"Workflow {workflow['id']} is not published\")\n",
         "def f(body):\n    raise RuntimeError(f'Bad body ({len(body)} bytes); send JSON.')\n",
         "def f(resp):\n    raise RuntimeError(f'Upstream said {resp.text[:200]}')\n",
+        "import json\ndef f(item_id):\n    reply = {'error': 'not_found', 'id': item_id}\n    raise RuntimeError('Lookup failed: ' + json.dumps(reply))\n",
     )
     INVALID = (
         "import json\ndef f(workflow):\n    raise RuntimeError('Workflow is not published: ' + json.dumps(workflow, indent=2))\n",
         "def f(r):\n    raise RuntimeError(f'CRM lookup failed with {r.status_code}: {r.json()}')\n",
+        "import requests\ndef f(u):\n    got = requests.get(u)\n    raise RuntimeError(f'Upstream said {got.text}')\n",
         "def f(tree):\n    raise ValueError('Only SELECT is allowed. Parsed statement: ' + repr(tree))\n",
     )
 

@@ -56,15 +56,15 @@ CAPABILITY_NAME = re.compile(
     r"celery_result_backend)_ur[il]|(pre)?signed_url|sas_url|sas_token|capability_url|magic_link)$"
 )
 # A URL literal with a password in its userinfo, a secret-bearing query parameter, or a webhook host.
-USERINFO = re.compile(r"[a-z][a-z0-9+.-]*://[^\s/:@{}]*:(?P<v>[^\s/@]*)@", re.I)
+USERINFO = re.compile(r"[a-z][a-z0-9+.-]*://[^\s/:@{}]*:(?P<v><[^>]*>|[^\s/@]*)@", re.I)
 SECRET_QUERY = re.compile(
     r"[?&](?P<k>(?:[\w.-]*[_-])?(?:api_?key|access_?key|secret_?key|private_?key|token|secret|passw(?:or)?d|pwd|"
-    r"signature|sig|credentials?|auth))=(?P<v>[^&#\s]*)",
+    r"signature|sig|credentials?|auth))=(?P<v><[^>]*>|[^&#\s]*)",
     re.I,
 )
 NOT_SECRET_PARAM = re.compile(r"^(page|next|continuation|cursor|sync|sort|public|csrf|xsrf)[_-]?", re.I)
 WEBHOOK_HOST = re.compile(r"hooks\.slack\.com/|discord(?:app)?\.com/api/webhooks/|\.webhook\.office\.com/|outlook\.office\.com/webhook/|hooks\.zapier\.com/")
-MASKED = re.compile(r"^(\*+|x{3,}|X{3,}|…|\.\.\.|<[^>]*>|\[[^\]]*\]|redacted|REDACTED|hidden|HIDDEN|\*\*\*\w*)$")
+MASKED = re.compile(r"^(\*+\w*|x{3,}|X{3,}|…|\.\.\.|<[^>]*>|\[[^\]]*\]|\$\w+|\$\{\w+\}|%\w+%|(?i:redacted|hidden|your[_-]?\w*)|[A-Z][A-Z_]{2,})$")
 
 # ------------------------------------------------------------------ I/O bodies and records
 IO_MODULES = ("requests.", "httpx.", "aiohttp.", "urllib3.", "urllib.request.", "subprocess.", "pycurl.", "treq.", "niquests.")
@@ -227,7 +227,7 @@ def template_secret_url(template) -> bool:
             text += part
             continue
         masked = SECRET not in part.kinds and (BOUNDED in part.kinds and isinstance(part.node, (cst.Call, cst.Subscript)) or re.search(r"mask|redact", part.expr))
-        text += "***" if masked else "VALUE"
+        text += "***" if masked else "v4lue"
     return secret_url(text)
 
 
@@ -315,3 +315,56 @@ def _dirs_object(builder, node: cst.CSTNode) -> bool:
 
 def snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name or "").lower()
+
+
+# ------------------------------------------------------------------ credential paths an OSError names
+# Environment variables that hold the path of a credential file.
+CREDENTIAL_ENV = re.compile(
+    r"^(GOOGLE_APPLICATION_CREDENTIALS|AWS_SHARED_CREDENTIALS_FILE|AWS_CONFIG_FILE|KUBECONFIG|DOCKER_CONFIG|NETRC|"
+    r"PGPASSFILE|\w*_(KEY|CREDENTIALS?|SECRETS?|TOKEN|CERT|PASSWORD)_(FILE|PATH))$"
+)
+
+
+def path_text(node: Optional[cst.CSTNode], scope, depth: int = 0) -> str:
+    """The literal text a path expression is built from, names resolved through their single
+    assignment and environment reads written `$NAME`: `Path("/run/secrets") / "db_password"` ->
+    "/run/secrets/db_password", `os.environ["KUBECONFIG"]` -> "$KUBECONFIG"."""
+    if node is None or depth > 6:
+        return ""
+    value = nodes.string_value(node)
+    if value is not None:
+        return value
+    if isinstance(node, cst.Name):
+        resolved = scope.value(node.value) if scope is not None else None
+        return path_text(resolved, scope, depth + 1) if resolved is not None else ""
+    key = None
+    if isinstance(node, cst.Subscript) and nodes.dotted(node.value).endswith("environ") and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        key = nodes.string_value(node.slice[0].slice.value)
+    elif isinstance(node, cst.Call) and nodes.last_name(node.func) in ("getenv", "get") and nodes.dotted(node.func).endswith(("getenv", "environ.get")):
+        key = nodes.string_value(nodes.call_arg(node, 0))
+    if key:
+        return "$" + key
+    parts = [path_text(child, scope, depth + 1) for child in nodes.children(node) if child is not getattr(node, "func", None)]
+    return "/".join(p for p in parts if p)
+
+
+def credential_path_tried(exc_name: str, scope, patterns) -> str:
+    """The credential path whose OSError `exc_name` holds (its text is "[Errno 2] No such file or
+    directory: '/run/secrets/db_password'"), else "". `patterns` are the credential-store patterns
+    of the phrase packs; a path read from a credential-file env var (`GOOGLE_APPLICATION_CREDENTIALS`,
+    `*_KEY_FILE`) counts too."""
+    from .templates import catches_os_error
+
+    if scope is None:
+        return ""
+    found = scope.lookup(exc_name)
+    if len(found) != 1 or found[0].kind != "except" or not catches_os_error(found[0].caught):
+        return ""
+    for operand in found[0].tried:
+        text = path_text(operand, scope)
+        if not text:
+            continue
+        env = re.findall(r"\$(\w+)", text)
+        if any(CREDENTIAL_ENV.match(e) for e in env) or any(p.search(text) for p in patterns):
+            return text
+    return ""
