@@ -111,8 +111,10 @@ def _call(builder, call: cst.Call, depth: int) -> Optional[Kinds]:
     # tracebacks
     if qualified.startswith(TRACEBACK_PREFIXES) and not qualified.endswith("format_exception_only"):
         return frozenset({TRACEBACK, UNBOUNDED}), code
-    if short in ("formatException", "formatStack") or qualified in ("inspect.trace", "inspect.stack", "sys.exc_info"):
+    if short in ("formatException", "formatStack") or qualified in ("inspect.trace", "inspect.stack"):
         return frozenset({TRACEBACK, UNBOUNDED}), code
+    if qualified == "sys.exc_info":
+        return frozenset({TRACEBACK}), code  # its traceback object's repr: internals, but short
     if short == "format" and isinstance(func, cst.Attribute) and "TracebackException" in builder.code(func.value):
         return frozenset({TRACEBACK, UNBOUNDED}), code
     if short == "join" and isinstance(func, cst.Attribute) and nodes.string_value(func.value) is not None and first is not None:
@@ -147,9 +149,9 @@ def _call(builder, call: cst.Call, depth: int) -> Optional[Kinds]:
     # a dict or list written in the code, reached through a name or written as dict(a=..., b=...)
     if short == "dict" and call.args and all(a.keyword is not None for a in call.args):
         return builder.classify(cst.Dict([cst.DictElement(cst.SimpleString(repr(a.keyword.value)), a.value) for a in call.args]), depth + 1)
-    if (short == "dumps" or qualified == "json.dumps") and isinstance(first, cst.Name):
+    if (short == "dumps" or qualified == "json.dumps") and isinstance(first, cst.Name) and not _schema_name(first.value):
         value = builder.scope.value(first.value)
-        if isinstance(value, (cst.Dict, cst.List, cst.Tuple)) and first.value not in builder._active:
+        if isinstance(value, (cst.Dict, cst.List, cst.Tuple)) and _fields(value) <= MAX_FIELDS and first.value not in builder._active:
             return builder.classify(value, depth + 1)
     return None
 
@@ -298,6 +300,28 @@ def _query_chain(node: cst.CSTNode) -> bool:
                 return True
             node = node.value
     return False
+
+
+def _schema_name(name: str) -> bool:
+    from .templates import SCHEMA_NAME  # (templates imports this module)
+
+    return bool(SCHEMA_NAME.search(snake(name)))
+
+
+MAX_FIELDS = 8  # a display reached through a name with more (nested) fields than this is a document, not a reply
+
+
+def _fields(node: cst.CSTNode, depth: int = 0) -> int:
+    """The number of fields of a dict/list display, nested ones included."""
+    if depth > 3:
+        return MAX_FIELDS + 1
+    total = 0
+    for el in getattr(node, "elements", ()):
+        total += 1
+        value = getattr(el, "value", None)
+        if isinstance(value, (cst.Dict, cst.List, cst.Tuple, cst.Set)):
+            total += _fields(value, depth + 1)
+    return total
 
 
 def _dirs_object(builder, node: cst.CSTNode) -> bool:
