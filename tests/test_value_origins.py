@@ -140,6 +140,20 @@ def main():
     if not cache.exists():
         parser.error(f"no index at {cache}; run `crawler build` first")
 ''', [(12, 'AEM302')]),
+    'expanduser_constant_flask': ('''
+from pathlib import Path
+from flask import Flask, jsonify
+
+app = Flask(__name__)
+CACHE = Path("~/.cache/thumbs").expanduser()
+
+@app.get("/thumb/<name>")
+def thumb(name):
+    target = CACHE / name
+    if not target.exists():
+        return jsonify(error=f"No thumbnail {name!r} in {CACHE}; call /thumbs to list them."), 404
+    return jsonify(path=name)
+''', [(12, 'AEM302')]),
 }
 
 # The text of an OSError raised on a home or credential path shows that path (AEM302).
@@ -351,7 +365,8 @@ def main():
 
 # Close shapes that must stay as they are: a masked URL, a pagination token, a path relative to the project,
 # len() and a bounded slice of a body, a small literal dict, a tool's successful result, a lookup's attribute, an XML
-# node's text, a traceback in the operator's log, a DSN's hostname, an OSError's strerror.
+# node's text, a traceback in the operator's log, a DSN's hostname, an OSError's strerror, a path the caller gave, expanded,
+# and a tool's error reply that lists the few folders it searched.
 CLOSE_SHAPES = {
     'masked_url': ('''
 import sys
@@ -468,6 +483,28 @@ def main():
     except OSError as exc:
         sys.exit(f"Cannot read settings.toml: {exc.strerror}; run `app init`.")
 ''', []),
+    'caller_path_expanded': ('''
+import sys
+from pathlib import Path
+
+def load(manifest_file: Path):
+    path = manifest_file.expanduser().resolve()
+    if not path.is_file():
+        sys.exit(f"Manifest does not exist: {path}; pass --manifest with an existing file.")
+''', []),
+    'tool_error_dict_searched_dirs': ('''
+import os
+from fastmcp import FastMCP
+
+mcp = FastMCP("slides")
+
+@mcp.tool()
+def from_template(template_path: str) -> dict:
+    if not os.path.exists(template_path):
+        dirs = search_dirs()
+        return {"error": f"Template {template_path} not found. Searched in {', '.join(dirs)}; pass a path under one of them."}
+    return {"ok": True}
+''', [(11, 'AEM601')]),
 }
 
 ALL = {f'{kind}-{name}': case for kind, cases in (('CAPABILITY', CAPABILITY), ('HOME', HOME), ('OS_ERRORS', OS_ERRORS), ('IO_BODIES', IO_BODIES), ('TRACEBACKS', TRACEBACKS), ('CLOSE_SHAPES', CLOSE_SHAPES)) for name, case in cases.items()}

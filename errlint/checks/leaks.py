@@ -292,7 +292,7 @@ class UrlOrHttpErrorPassthrough(Rule):
     NAME = "url-or-http-error-passthrough"
     SUMMARY = "A full URL or HTTP error text (query strings included)"
     PROSE = False
-    SINKS = LEAK_SINKS
+    SINKS = CONTENT_SINKS  # (not yet a tool's error reply: most URLs there hold no secret)
     VALID = (
         "import requests\ndef f(url):\n    try:\n        requests.get(url).raise_for_status()\n    except requests.HTTPError as e:\n        raise RuntimeError(f'API returned {e.response.status_code}; retry after 60 s.')\n",
         "def f(resp):\n    raise RuntimeError(f'API returned {resp.status_code}')\n",

@@ -32,7 +32,7 @@ from typing import FrozenSet, Optional, Set, Tuple
 
 import libcst as cst
 
-from ..model import BOUNDED, HOME_PATH, SECRET, TRACEBACK, UNBOUNDED
+from ..model import BOUNDED, COLLECTION, HOME_PATH, SECRET, TRACEBACK, UNBOUNDED
 from . import nodes
 
 Kinds = Tuple[FrozenSet[str], str]
@@ -92,6 +92,8 @@ def classify(builder, expr: cst.CSTNode, depth: int) -> Optional[Kinds]:
         return _subscript(builder, expr)
     if isinstance(expr, cst.Name):
         return _name(builder, expr, depth)
+    if isinstance(expr, cst.Dict):
+        return _display(builder, expr, depth)
     if isinstance(expr, (cst.FormattedString, cst.ConcatenatedString)) or isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
         return _url_text(builder, expr, depth)
     if isinstance(expr, cst.SimpleString):
@@ -131,6 +133,9 @@ def _call(builder, call: cst.Call, depth: int) -> Optional[Kinds]:
         return _env_read(nodes.string_value(first), code)
     if qualified == "os.path.expandvars" and first is not None and re.search(r"\$\{?HOME\b|%USERPROFILE%|%APPDATA%|^~", nodes.string_value(first) or ""):
         return frozenset({HOME_PATH}), code
+    if short == "expanduser":
+        operand = func.value if isinstance(func, cst.Attribute) and not qualified.endswith("path.expanduser") else first
+        return _expanded(builder, operand, code, depth)
     if isinstance(func, cst.Attribute) and short in PATH_METHODS:
         inner, detail = builder.classify(func.value, depth + 1)
         if HOME_PATH in inner:
@@ -154,6 +159,35 @@ def _call(builder, call: cst.Call, depth: int) -> Optional[Kinds]:
         if isinstance(value, (cst.Dict, cst.List, cst.Tuple)) and _fields(value) <= MAX_FIELDS and first.value not in builder._active:
             return builder.classify(value, depth + 1)
     return None
+
+
+def _expanded(builder, operand: Optional[cst.CSTNode], code: str, depth: int) -> Kinds:
+    """`os.path.expanduser(x)`, `Path(x).expanduser()`: a home path when `x` is the program's own
+    (`"~/.netrc"`, a constant), but the caller's own path, expanded, when `x` is what the caller
+    passed (a parameter, an argument, a request field): that is the value they sent."""
+    from .provenance import Provenance
+
+    if isinstance(operand, cst.Call) and nodes.last_name(operand.func).endswith("Path") and operand.args:
+        operand = operand.args[0].value  # `Path(x).expanduser()`
+    if operand is not None and not path_text(operand, builder.scope).startswith("~") and Provenance(builder.scope).is_input(operand):
+        kinds, detail = builder.classify(operand, depth + 1)
+        return frozenset(kinds - {HOME_PATH}) or frozenset({BOUNDED}), detail
+    return frozenset({HOME_PATH}), code
+
+
+def _display(builder, expr: cst.Dict, depth: int) -> Optional[Kinds]:
+    """A small dict written in the code whose only unbounded fields are lists of names
+    (`{"error": f"... Searched in {', '.join(dirs)}"}`): as large as those lists, which AEM405 judges."""
+    elements = [el for el in expr.elements if isinstance(el, cst.DictElement)]
+    if not elements or len(elements) != len(expr.elements) or len(elements) > MAX_FIELDS:
+        return None
+    found = [builder.classify(el.value, depth + 1) for el in elements]
+    if not any(UNBOUNDED in kinds for kinds, _ in found) or any(UNBOUNDED in kinds and COLLECTION not in kinds for kinds, _ in found):
+        return None
+    union: Set[str] = set()
+    for kinds, _ in found:
+        union |= kinds
+    return frozenset(union), next((d for _, d in found if d), "")
 
 
 def _attribute(builder, expr: cst.Attribute, depth: int) -> Optional[Kinds]:
