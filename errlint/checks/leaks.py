@@ -141,7 +141,8 @@ class CredentialPathInMessage(Rule):
     A home path is known by where it comes from, however it is named: `expanduser`, `Path.home()`, the
     `HOME`/`USERPROFILE`/`APPDATA`/`XDG_*_HOME` variables, platformdirs/appdirs (`user_data_dir`,
     `PlatformDirs(...).user_cache_path`) and `click.get_app_dir`, and every path built from one, module
-    constants included. Expanded home paths are flagged in every sink; literal credential-store paths,
+    constants included; a path the caller gave, expanded (`Path(arg).expanduser()`), is their own value
+    and is not flagged. Expanded home paths are flagged in every sink; literal credential-store paths,
     and the text of an OSError raised on a credential path (a credential-store literal, `/run/secrets/...`,
     a path read from `GOOGLE_APPLICATION_CREDENTIALS` or a `*_KEY_FILE` variable), only in agent and CLI
     messages (option `literal-path-profiles`).
