@@ -366,7 +366,8 @@ def main():
 # Close shapes that must stay as they are: a masked URL, a pagination token, a path relative to the project,
 # len() and a bounded slice of a body, a small literal dict, a tool's successful result, a lookup's attribute, an XML
 # node's text, a traceback in the operator's log, a DSN's hostname, an OSError's strerror, a path the caller gave, expanded,
-# and a tool's error reply that lists the few folders it searched.
+# a tool's error reply that lists the few folders it searched, a re-bound parameter expanded, and a permitted base
+# folder under the working directory (what is allowed).
 CLOSE_SHAPES = {
     'masked_url': ('''
 import sys
@@ -505,6 +506,31 @@ def from_template(template_path: str) -> dict:
         return {"error": f"Template {template_path} not found. Searched in {', '.join(dirs)}; pass a path under one of them."}
     return {"ok": True}
 ''', [(11, 'AEM601')]),
+    'caller_path_rebound_tool': ('''
+from pathlib import Path
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("pdf")
+
+@mcp.tool()
+def convert(file_path: str) -> str:
+    file_path = Path(file_path).expanduser().resolve()
+    if not file_path.exists():
+        raise ToolError(f"File not found: {file_path}; pass the path of an existing PDF.")
+    return "ok"
+''', []),
+    'working_directory_base_allowed': ('''
+import os
+from pathlib import Path
+
+def output_path(output_file):
+    base = Path(os.environ.get("REPORT_DIR") or Path.cwd()).resolve()
+    resolved = (base / output_file).resolve()
+    if not resolved.is_relative_to(base):
+        raise ValueError(f"output_file {output_file!r} resolves outside the permitted output directory {base}; pass a relative path.")
+    return resolved
+''', []),
 }
 
 ALL = {f'{kind}-{name}': case for kind, cases in (('CAPABILITY', CAPABILITY), ('HOME', HOME), ('OS_ERRORS', OS_ERRORS), ('IO_BODIES', IO_BODIES), ('TRACEBACKS', TRACEBACKS), ('CLOSE_SHAPES', CLOSE_SHAPES)) for name, case in cases.items()}

@@ -42,6 +42,7 @@ HOME_ENV = re.compile(r"^(HOME|USERPROFILE|HOMEPATH|APPDATA|LOCALAPPDATA|XDG_\w+
 HOME_MODULES = ("platformdirs.", "appdirs.", "xdg.", "xdg_base_dirs.", "xdg_base_dirs", "user_dirs.")
 HOME_DIR_NAME = re.compile(r"^(user_\w+_(dir|path)|xdg_\w+_home|get_app_dir|user_\w+_dir)$")
 DIRS_CLASSES = re.compile(r"^(PlatformDirs|AppDirs|PlatformDirsABC|Unix|Windows|MacOS|Android)$")
+WORKING_DIRECTORY = re.compile(r"\bgetcwdb?\(|\bcwd\(")
 PATH_METHODS = {"joinpath", "resolve", "absolute", "with_name", "with_suffix", "with_stem", "expanduser", "as_posix", "__fspath__"}
 
 # ------------------------------------------------------------------ capability URLs and DSNs
@@ -138,7 +139,7 @@ def _call(builder, call: cst.Call, depth: int) -> Optional[Kinds]:
         return _expanded(builder, operand, code, depth)
     if isinstance(func, cst.Attribute) and short in PATH_METHODS:
         inner, detail = builder.classify(func.value, depth + 1)
-        if HOME_PATH in inner:
+        if HOME_PATH in inner and not WORKING_DIRECTORY.search(detail):  # (a base folder under the working directory is what is allowed)
             return frozenset({HOME_PATH}), detail or code
     # capability URLs
     if CAPABILITY_CALL.search(snake(short)):
@@ -169,7 +170,8 @@ def _expanded(builder, operand: Optional[cst.CSTNode], code: str, depth: int) ->
 
     if isinstance(operand, cst.Call) and nodes.last_name(operand.func).endswith("Path") and operand.args:
         operand = operand.args[0].value  # `Path(x).expanduser()`
-    if operand is not None and not path_text(operand, builder.scope).startswith("~") and Provenance(builder.scope).is_input(operand):
+    scope = getattr(builder.scope, "scope", builder.scope)  # every binding: `p = Path(p).expanduser()` re-binds the parameter
+    if operand is not None and not path_text(operand, builder.scope).startswith("~") and Provenance(scope).is_input(operand):
         kinds, detail = builder.classify(operand, depth + 1)
         return frozenset(kinds - {HOME_PATH}) or frozenset({BOUNDED}), detail
     return frozenset({HOME_PATH}), code
@@ -200,7 +202,7 @@ def _attribute(builder, expr: cst.Attribute, depth: int) -> Optional[Kinds]:
         return frozenset({HOME_PATH}), builder.code(expr)
     if attr in ("parent", "parents"):
         inner, detail = builder.classify(expr.value, depth + 1)
-        if HOME_PATH in inner:
+        if HOME_PATH in inner and not WORKING_DIRECTORY.search(detail):
             return frozenset({HOME_PATH}), detail
     if CAPABILITY_NAME.match(snake(attr)):
         return frozenset({SECRET}), builder.code(expr)
