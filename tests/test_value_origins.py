@@ -367,7 +367,7 @@ def main():
 # len() and a bounded slice of a body, a small literal dict, a tool's successful result, a lookup's attribute, an XML
 # node's text, a traceback in the operator's log, a DSN's hostname, an OSError's strerror, a path the caller gave, expanded,
 # a tool's error reply that lists the few folders it searched, a re-bound parameter expanded, and a permitted base
-# folder under the working directory (what is allowed).
+# folder under the working directory (what is allowed), the OSError of a path the caller gave in a tool's reply.
 CLOSE_SHAPES = {
     'masked_url': ('''
 import sys
@@ -531,6 +531,23 @@ def output_path(output_file):
         raise ValueError(f"output_file {output_file!r} resolves outside the permitted output directory {base}; pass a relative path.")
     return resolved
 ''', []),
+    'oserror_of_caller_path_tool_reply': ('''
+from pathlib import Path
+from fastmcp import FastMCP
+
+mcp = FastMCP("pdf")
+
+@mcp.tool()
+def convert(file_path: str, save_path: str = None) -> dict:
+    try:
+        if save_path:
+            save_path: Path = Path(save_path).expanduser().resolve()
+            with open(save_path, "w") as f:
+                f.write("x")
+            return {"markdown_path": save_path.expanduser().resolve().as_posix()}
+    except Exception as e:
+        return {"error": f"Failed to convert PDF to markdown: {e!s}", "success": False}
+''', [(15, 'AEM601')]),
 }
 
 ALL = {f'{kind}-{name}': case for kind, cases in (('CAPABILITY', CAPABILITY), ('HOME', HOME), ('OS_ERRORS', OS_ERRORS), ('IO_BODIES', IO_BODIES), ('TRACEBACKS', TRACEBACKS), ('CLOSE_SHAPES', CLOSE_SHAPES)) for name, case in cases.items()}

@@ -135,7 +135,8 @@ def _call(builder, call: cst.Call, depth: int) -> Optional[Kinds]:
     if qualified == "os.path.expandvars" and first is not None and re.search(r"\$\{?HOME\b|%USERPROFILE%|%APPDATA%|^~", nodes.string_value(first) or ""):
         return frozenset({HOME_PATH}), code
     if short == "expanduser":
-        operand = func.value if isinstance(func, cst.Attribute) and not qualified.endswith("path.expanduser") else first
+        module_function = qualified.rsplit(".", 1)[0] in ("os.path", "posixpath", "ntpath") or isinstance(func, cst.Name)
+        operand = first if module_function else func.value  # `os.path.expanduser(p)` or `p.expanduser()`
         return _expanded(builder, operand, code, depth)
     if isinstance(func, cst.Attribute) and short in PATH_METHODS:
         inner, detail = builder.classify(func.value, depth + 1)
