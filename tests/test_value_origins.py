@@ -547,7 +547,7 @@ def convert(file_path: str, save_path: str = None) -> dict:
             return {"markdown_path": save_path.expanduser().resolve().as_posix()}
     except Exception as e:
         return {"error": f"Failed to convert PDF to markdown: {e!s}", "success": False}
-''', [(15, 'AEM601')]),
+''', [(16, 'AEM601')]),
 }
 
 ALL = {f'{kind}-{name}': case for kind, cases in (('CAPABILITY', CAPABILITY), ('HOME', HOME), ('OS_ERRORS', OS_ERRORS), ('IO_BODIES', IO_BODIES), ('TRACEBACKS', TRACEBACKS), ('CLOSE_SHAPES', CLOSE_SHAPES)) for name, case in cases.items()}
