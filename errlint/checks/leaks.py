@@ -8,9 +8,11 @@ from typing import Iterable
 
 from typing import Optional
 
+from ..extract.value_origins import credential_path_tried, template_secret_url
 from ..fixes import replace_in_piece
 from ..model import ENV_DUMP, EXCEPTION, HOME_PATH, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
-from .base import CONTENT_SINKS, FileContext, Option, Rule
+from .base import CONTENT_SINKS, FileContext, Option
+from .error_replies import ErrorReplyRule as Rule  # a tool's error reply leaks as a raised error does
 
 LITERAL_SECRETS = re.compile(
     r"(?P<s>(?:A3T[A-Z0-9]|ABIA|ACCA|AKIA|ASIA)[0-9A-Z]{16}|-----BEGIN (?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?-----"
@@ -19,7 +21,7 @@ LITERAL_SECRETS = re.compile(
 )
 HOME_LITERAL = re.compile(r"(?<![\w.])(?:/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|[A-Za-z]:\\\\?Users\\\\?[A-Za-z0-9._-]+)")
 PLACEHOLDER_LIKE = re.compile(r"<[^>]+>|\$\{?\w+\}?|%\w+%|\{\{[^}]*\}\}|x{4,}|\*{3,}", re.I)
-LEAK_SINKS = CONTENT_SINKS
+LEAK_SINKS = CONTENT_SINKS | {"tool-return"}
 BUG_REPORT = re.compile(r"\b(report|file|open)\b[^.]*\b(bug|issue)\b|https?://\S+/issues", re.I)
 
 
@@ -32,7 +34,14 @@ class SecretInMessage(Rule):
     """## What it does
     Flags a message that interpolates a secret-like value (a name such as `token`, `api_key`,
     `password`, `dsn`, `session_id`, `headers["Authorization"]`, `os.environ["X_TOKEN"]`) or contains
-    a literal key (AWS access key ids, private-key blocks, GitHub/Slack/OpenAI-style tokens). Masked
+    a literal key (AWS access key ids, private-key blocks, GitHub/Slack/OpenAI-style tokens).
+    Capability URLs and connection strings are secrets however the variable is named, by where the
+    value comes from: a signing call (`bucket.presign(key)`, `generate_presigned_url`,
+    `create_signed_url`, `generate_blob_sas`), an env var or setting named for a DSN, connection string
+    or webhook (`DATABASE_URL`, `SENTRY_DSN`, `settings.slack_webhook_url`), or a URL written with a
+    password, a token or signature parameter, or a webhook host (`f"postgres://{user}:{pw}@{host}"`,
+    `?X-Amz-Signature=...`, `hooks.slack.com/services/...`); a masked part (`:***@`, `<your key>`) is
+    not. A tool's error reply returned as its result is read like a raised error. Masked
     values (`mask(x)`, `x[:4]`), `len(x)`, `bool(x)` and names such as `max_tokens`, `token_count` or
     `token_url` are not flagged, nor names that hold an error or message about a secret
     (`auth_error`, `token_msg`) or a loop variable over split or tokenized text (`for token in
@@ -74,7 +83,7 @@ class SecretInMessage(Rule):
     INVALID = (
         "def f(password):\n    raise ValueError(f'Rejected password {password!r}')\n",
         "class Store:\n    def redeem(self, invite_secret):\n        raise LookupError(f'No invitation matches secret {invite_secret}')\n",
-        "import logging\nlog = logging.getLogger(__name__)\ndef f(api_key):\n    log.error('Key %s rejected', api_key)\n",
+        "import logging\nlog = logging.getLogger(__name__)\ndef f(api_key):\n    log.error('Key %s rejected', api_key)\n",        "def upload(bucket, key):\n    url = bucket.presign(key)\n    raise TimeoutError(f'Upload to {url} timed out')\n",
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
@@ -84,12 +93,24 @@ class SecretInMessage(Rule):
                     name = holder.detail or holder.expr
                     if message.profile == "log" and LOG_CORRELATION_ID.search(name):
                         continue  # in the server's own log a session id correlates records; MCP sessions are not credentials
+                    origin = holder.detail if holder.detail and holder.detail != holder.expr else ""
+                    if origin and " " not in origin:
+                        origin = f", which comes from `{origin}`"
+                    elif origin:
+                        origin = f", {origin}"
                     yield self.finding(
                         message,
-                        f"the message interpolates the secret-like value `{name}`",
-                        f"Do not print `{name}`; name the env var or setting that holds it, or show a masked suffix (`…{{{holder.expr}[-4:]}}`).",
+                        f"the message interpolates the secret-like value `{holder.expr}`{origin}",
+                        f"Do not print `{holder.expr}`; name the env var or setting that holds it, or show a masked suffix (`…{{{holder.expr}[-4:]}}`).",
                     )
                     return
+            if template_secret_url(template):
+                yield self.finding(
+                    message,
+                    "the message shows a URL with a password, token or signature in it",
+                    "Show the scheme, host and path only (`urlsplit(url)._replace(netloc=urlsplit(url).hostname, query='').geturl()`).",
+                )
+                return
             found = LITERAL_SECRETS.search(template.literal)
             if found and not PLACEHOLDER_LIKE.fullmatch(found.group(0)):
                 yield self.finding(
@@ -117,8 +138,14 @@ class CredentialPathInMessage(Rule):
     `/home/<user>` or `/Users/<user>`, or a value built with `os.path.expanduser`, `Path.home()`,
     `os.getcwd()` or `Path.cwd()`, including the text of an OSError raised on such a path (`{exc}`,
     `str(exc)`, `exc.filename`: "[Errno 2] No such file or directory: '/home/bob/.aws/credentials'").
-    Expanded home paths are flagged in every sink; literal credential-store paths only in agent and
-    CLI messages (option `literal-path-profiles`).
+    A home path is known by where it comes from, however it is named: `expanduser`, `Path.home()`, the
+    `HOME`/`USERPROFILE`/`APPDATA`/`XDG_*_HOME` variables, platformdirs/appdirs (`user_data_dir`,
+    `PlatformDirs(...).user_cache_path`) and `click.get_app_dir`, and every path built from one, module
+    constants included; a path the caller gave, expanded (`Path(arg).expanduser()`), is their own value
+    and is not flagged. Expanded home paths are flagged in every sink; literal credential-store paths,
+    and the text of an OSError raised on a credential path (a credential-store literal, `/run/secrets/...`,
+    a path read from `GOOGLE_APPLICATION_CREDENTIALS` or a `*_KEY_FILE` variable), only in agent and CLI
+    messages (option `literal-path-profiles`).
 
     ## Why is this bad?
     The path tells an agent where the keys are and leaks the account name; what it needs is the
@@ -160,7 +187,7 @@ class CredentialPathInMessage(Rule):
         "import sys\nsys.exit('Cannot read ~/.aws/credentials; fix it')\n",
         "import os\nraise ValueError(f'KEY must be set. Current directory: {os.getcwd()}')\n",
         "import sys\nsys.exit('Cannot read /home/bob/project/settings.toml; run `app init`.')\n",
-        "import sys\nfrom pathlib import Path\nCREDS = Path.home() / '.aws' / 'credentials'\ntry:\n    CREDS.read_text()\nexcept OSError as exc:\n    sys.exit(f'Cannot read the AWS credentials: {exc}. Run `aws configure`.')\n",
+        "import sys\nfrom pathlib import Path\nCREDS = Path.home() / '.aws' / 'credentials'\ntry:\n    CREDS.read_text()\nexcept OSError as exc:\n    sys.exit(f'Cannot read the AWS credentials: {exc}. Run `aws configure`.')\n",        "import sys\nimport platformdirs\nSTATE = platformdirs.user_data_dir('app')\ndef main():\n    sys.exit(f'State folder {STATE} is locked; close the other app.')\n",
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
@@ -183,6 +210,16 @@ class CredentialPathInMessage(Rule):
                         "Show a path relative to the project or the `~` form, or name the setting/command instead of the path.",
                     )
                     return
+            if literal_ok:
+                for holder in template.placeholders:
+                    tried = _credential_path_tried(holder, message, ctx)
+                    if tried:
+                        yield self.finding(
+                            message,
+                            f"the message shows `{holder.expr}`, an OSError whose text holds the credential path it failed on (`{tried}`)",
+                            "Show `exc.strerror` and name the setting or login command that provides the credential, not its path.",
+                        )
+                        return
             literal = template.literal
             home = HOME_LITERAL.search(literal)
             if home:
@@ -199,6 +236,19 @@ class CredentialPathInMessage(Rule):
                         f"Name the fix instead of the file: {credential.instead}.",
                     )
                     return
+
+
+def _credential_path_tried(holder, message: Message, ctx: FileContext) -> str:
+    """The credential path in the text of an OSError that `holder` shows (`{exc}`, `str(exc)`, `exc.filename`)."""
+    if not (holder.has(EXCEPTION) or holder.expr.endswith((".filename", ".filename2"))):
+        return ""
+    for name in holder.names:
+        root = name.split(".", 1)[0]
+        if root not in ("str", "repr", "format"):
+            tried = credential_path_tried(root, message.scope, [c.pattern for c in ctx.packs.credentials])
+            if tried:
+                return tried
+    return ""
 
 
 def _tilde_fix(template, home: str, ctx: FileContext) -> Optional[Fix]:
@@ -243,7 +293,7 @@ class UrlOrHttpErrorPassthrough(Rule):
     NAME = "url-or-http-error-passthrough"
     SUMMARY = "A full URL or HTTP error text (query strings included)"
     PROSE = False
-    SINKS = LEAK_SINKS
+    SINKS = CONTENT_SINKS  # (not yet a tool's error reply: most URLs there hold no secret)
     VALID = (
         "import requests\ndef f(url):\n    try:\n        requests.get(url).raise_for_status()\n    except requests.HTTPError as e:\n        raise RuntimeError(f'API returned {e.response.status_code}; retry after 60 s.')\n",
         "def f(resp):\n    raise RuntimeError(f'API returned {resp.status_code}')\n",
@@ -323,9 +373,12 @@ class EnvironmentOrHeadersDump(Rule):
 
 class TracebackToAgent(Rule):
     """## What it does
-    Flags a formatted traceback (`traceback.format_exc()` and friends) in a message for an agent, a CLI
-    user or an HTTP client. Logs, debug/verbose branches and crash handlers that also say how to report
-    the bug are exempt.
+    Flags a traceback in a message for an agent, a CLI user or an HTTP client, however it became text:
+    `traceback.format_exc()`/`format_exception()`/`extract_tb()` (joined or not), a
+    `TracebackException`'s `.format()`, `logging.Formatter.formatException`, `record.exc_text`,
+    `sys.exc_info()` or an exception's `__traceback__`; a tool's error reply returned as its result
+    included. Logs, debug/verbose branches and crash handlers that also say how to report the bug are
+    exempt. A formatted traceback is also oversized, so AEM402 reports it too.
 
     ## Why is this bad?
     A traceback costs hundreds of tokens, shows internals, and tells the caller nothing about what to

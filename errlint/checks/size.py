@@ -10,7 +10,6 @@ from ..model import (
     COLLECTION,
     EXCEPTION,
     SCHEMA,
-    TRACEBACK,
     UNBOUNDED,
     VALIDATION,
     Applicability,
@@ -23,6 +22,7 @@ from ..model import (
 from .. import tokens
 from ..fixes import node_edit
 from .base import FileContext, Option, Rule
+from .error_replies import ErrorReplyRule
 
 PLACEHOLDER_TOKENS = {"bounded": 4, "exception": 12, "unknown": 8}
 PLACEHOLDER_CHARS = 3  # a placeholder counts as "{…}" in character limits
@@ -124,13 +124,19 @@ def _shorten_hint() -> str:
     return "Keep what failed, what is allowed and the next step; move background to a docs URL or a describe_* tool."
 
 
-class UnboundedInterpolation(Rule):
+class UnboundedInterpolation(ErrorReplyRule):
     """## What it does
     Flags a placeholder whose value can be any size: `json.dumps(...)`, `repr()` of an object,
     `.model_dump()`, `response.text`/`.json()`, `proc.stderr`, a whole dict or list parameter, `"\\n".join`
-    of a non-literal collection. Truncated forms (`x[:200]`, `{x!r:.80}`, `textwrap.shorten`) and `len(x)`
-    are fine, and so is a dict or list written in the code with a few bounded fields
-    (`json.dumps({"error": code, "tool": name})`). For a JSON dump the suggestion keeps valid JSON.
+    of a non-literal collection, a formatted traceback. Bodies and records returned by I/O are
+    unbounded whatever the variable is called: the `.text`/`.content`/`.json()`/`.read()` of what an
+    HTTP client or `urlopen` returned, a subprocess's output (`check_output`, `communicate()`), rows
+    from `fetchall()`/`fetchone()` or an ORM query's `.all()`. Truncated forms (`x[:200]`,
+    `{x!r:.80}`, `textwrap.shorten`) and `len(x)` are fine, and so is a dict or list written in the
+    code with a few bounded fields, also through a name or as `dict(a=..., b=...)`
+    (`reply = {"error": code, "tool": name}; json.dumps(reply)`): it is as large as its fields. A
+    tool's error reply returned as its result is read like a raised error. For a JSON dump the
+    suggestion keeps valid JSON.
 
     ## Why is this bad?
     One upstream body echoed into an error cost 14,252 tokens where 256 would do (learn.agentpatterns);
@@ -163,10 +169,12 @@ class UnboundedInterpolation(Rule):
         "import json\ndef f(workflow):\n    raise RuntimeError(f\"Workflow {workflow['id']} is not published\")\n",
         "def f(body):\n    raise RuntimeError(f'Bad body ({len(body)} bytes); send JSON.')\n",
         "def f(resp):\n    raise RuntimeError(f'Upstream said {resp.text[:200]}')\n",
+        "import json\ndef f(item_id):\n    reply = {'error': 'not_found', 'id': item_id}\n    raise RuntimeError('Lookup failed: ' + json.dumps(reply))\n",
     )
     INVALID = (
         "import json\ndef f(workflow):\n    raise RuntimeError('Workflow is not published: ' + json.dumps(workflow, indent=2))\n",
         "def f(r):\n    raise RuntimeError(f'CRM lookup failed with {r.status_code}: {r.json()}')\n",
+        "import requests\ndef f(u):\n    got = requests.get(u)\n    raise RuntimeError(f'Upstream said {got.text}')\n",
         "def f(tree):\n    raise ValueError('Only SELECT is allowed. Parsed statement: ' + repr(tree))\n",
     )
 
@@ -182,8 +190,6 @@ class UnboundedInterpolation(Rule):
         for template in message.templates:
             listed = _listed_values(template)
             for holder in template.placeholders:
-                if holder.has(TRACEBACK) and message.profile in ("agent", "cli", "http"):
-                    continue  # AEM305 reports tracebacks where they reach a reader
                 if id(holder) in listed:
                     continue  # "one of {values!r}": the allowed values AEM204 asks for; AEM405 judges their size
                 roots = {n.split(".", 1)[0] for n in holder.names} - {"repr", "str", "ascii", "format"}

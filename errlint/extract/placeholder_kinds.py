@@ -31,7 +31,7 @@ from ..model import (
     VALIDATION,
     Placeholder,
 )
-from . import nodes
+from . import nodes, value_origins
 from .value_names import (
     BOUNDED_ANNOTATION,
     BOUNDED_NAME,
@@ -87,6 +87,9 @@ class PlaceholderKinds:
             return frozenset({UNKNOWN}), ""
         if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary)):
             return frozenset({BOUNDED}), ""
+        origin = value_origins.classify(self, expr, depth)  # where a value comes from decides first
+        if origin is not None:
+            return origin
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
             return self._classify_string(expr, depth)
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):

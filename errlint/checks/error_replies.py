@@ -1,0 +1,40 @@
+"""Error replies: which plain `return`s of an MCP tool report a failure, so that the rules about what
+a message leaks or costs (3xx, 4xx) read them as they read a raised error.
+
+A tool's return is an error reply when it is on an error branch (an `except` handler or a guard) of a
+tool, or of a function a tool calls, and it reads as one: its text starts or is marked as an error
+("Error: ...", "... failed: ..."), carries exception text or a traceback, or it is a dict with an
+`error` key. A tool's ordinary result (`return r.text` after a successful call) is its data, not an
+error message, and is left alone.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from ..extract import nodes
+from ..model import EXCEPTION, TRACEBACK, Message
+from .base import CONTENT_SINKS, Rule
+from .mcp import ERROR_TEXT, in_tool
+
+
+def is_error_reply(message: Message) -> bool:
+    if message.sink != "tool-return" or not (message.extra.get("helper") or in_tool(message)):
+        return False
+    if not (message.context.handlers or message.context.guards):
+        return False
+    expr = message.expr
+    if isinstance(expr, cst.Dict):
+        return any(isinstance(el, cst.DictElement) and nodes.string_value(el.key) in ("error", "errors", "traceback") for el in expr.elements)
+    for template in message.templates:
+        if ERROR_TEXT.search(template.prose) or any(h.has(EXCEPTION) or h.has(TRACEBACK) for h in template.placeholders):
+            return True
+    return False
+
+
+class ErrorReplyRule(Rule):
+    """A rule that also reads a tool's plain `return` when it is an error reply."""
+
+    SINKS = CONTENT_SINKS | {"tool-return"}
+
+    def applies(self, message: Message) -> bool:
+        return super().applies(message) and (message.sink != "tool-return" or is_error_reply(message))
