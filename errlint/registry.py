@@ -109,7 +109,7 @@ def select_rules(settings: Settings, packs: Packs, cli_select: Optional[Sequence
                 enabled.append(type(rule)(options, profiles))
             reasons[code] = reason_on
         else:
-            reasons[code] = reason_off or ("off by default (opt-in)" if select is None else "not selected")
+            reasons[code] = reason_off or (_default_off_reason(rule) if select is None else "not selected")
     return enabled, reasons
 
 
@@ -152,3 +152,9 @@ def is_ignored(code: str, name: str, selectors: Iterable[str]) -> bool:
 
 def known_selector(selector: str) -> bool:
     return any(_matches(selector, r) for r in rule_catalog().values())
+
+
+def _default_off_reason(rule: Rule) -> str:
+    """Why a rule is off when nothing selects it: in preview (designed on, not yet earned on real code;
+    `--preview` turns it on) or opt-in (designed off)."""
+    return "preview: off until it earns its place on real code (--preview)" if rule.DEFAULT else "off by default (opt-in)"

@@ -113,3 +113,16 @@ def test_a_pack_that_does_not_load_leaves_show_settings_working(proj):
     assert result.exit_code == 2
     assert "missing-pack" in result.stderr
     assert "AEM601 on   on by default" in result.stdout
+
+
+@pytest.mark.parametrize("args, config", [
+    (["--select", "AEM9", "a.py"], ""),
+    (["a.py"], "[tool.errlint.rules.AEM401]\nmax-mesage-tokens = 5\n"),
+    (["a.py"], 'select = ["vague-advise"]\n'),
+])
+def test_a_close_match_and_the_advice_after_it_read_as_two_sentences(proj, args, config):
+    if config:
+        (proj / "pyproject.toml").write_text(config if config.startswith("[tool.errlint.") else f"[tool.errlint]\n{config}")
+    result = run(args)
+    assert result.exit_code == 2
+    assert "did you mean" in result.output and "?;" not in result.output, result.output
