@@ -3,8 +3,9 @@
 A rule is on by default only when its designers made it so (`Rule.DEFAULT`) and the ecosystem check
 (bench/ecosystem) has not shown it to be wrong too often: its measured status (errlint/measured.py)
 is `earned` (agreed precision >= 0.90 on at least 25 judged real findings, or all of them) or
-`unmeasured` (fewer than 5 findings in the whole corpus). A rule `below bar` or still `under review`
-is in preview, like ruff's preview rules: `--preview` (or `preview = true`, or ERRLINT_PREVIEW=1)
+`unmeasured` (fewer than 5 findings in the whole corpus, and no verdicts that already put its
+precision below 0.90 with 95% confidence). A rule `below bar` (measured below 0.90, or shown below it
+by the 95% interval of the verdicts it has) or still `under review` is in preview, like ruff's preview rules: `--preview` (or `preview = true`, or ERRLINT_PREVIEW=1)
 runs it with the default set, and selecting it by code, prefix or name runs it too.
 """
 from __future__ import annotations

@@ -77,12 +77,13 @@ def precision_table(findings: List[dict], verdicts: Dict[str, List[dict]], defau
         agree_n = sum(1 for o in outcomes if o is not None)
         lo, hi = wilson(tp, agree_n)
         needed = min(MIN_JUDGED, len(fs))
-        if len(fs) < UNMEASURED_BELOW:
-            status = "unmeasured"
-        elif len(judged) >= needed and agree_n and tp / agree_n >= MIN_PRECISION:
+        shown_below = bool(agree_n) and hi < MIN_PRECISION  # the bar is above its 95% interval already
+        if len(fs) >= UNMEASURED_BELOW and len(judged) >= needed and agree_n and tp / agree_n >= MIN_PRECISION:
             status = "earned"
-        elif len(judged) >= needed:
+        elif len(fs) >= UNMEASURED_BELOW and len(judged) >= needed or shown_below:
             status = "below bar"
+        elif len(fs) < UNMEASURED_BELOW:
+            status = "unmeasured"
         else:
             status = "under review"
         rows.append({"code": code, "default": defaults.get(code, False), "findings": len(fs),
