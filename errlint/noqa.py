@@ -172,7 +172,8 @@ def _noqa_groups(text: str, line_count: int) -> Dict[int, Tuple[int, int]]:
 
 
 def string_spans(text: str) -> List[Tuple[int, int]]:
-    """(first, last) physical lines of every string literal that spans lines, outermost first,
+    """(first, last) physical lines of every string literal that spans lines (one token: a triple-quoted
+    string or an f-string with a line break in a field), outermost first,
     from libcst (which reads PEP 701 f-strings on any Python); [] when libcst cannot parse `text`."""
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
@@ -182,7 +183,9 @@ def string_spans(text: str) -> List[Tuple[int, int]]:
         positions = wrapper.resolve(PositionProvider)
     except Exception:  # not parseable or too deeply nested: no spans known
         return []
-    kinds = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString) + tuple(
+    # an implicit concatenation ("a "\n "b") is several literals, each on its own lines: a comment fits
+    # after any of them, and flake8 reads each line of it as its own noqa line
+    kinds = (cst.SimpleString, cst.FormattedString) + tuple(
         getattr(cst, n) for n in ("TemplatedString",) if hasattr(cst, n))
     spans = [(p.start.line, p.end.line) for node, p in positions.items() if isinstance(node, kinds) and p.end.line > p.start.line]
     return sorted(set(spans), key=lambda s: (s[0], -s[1]))

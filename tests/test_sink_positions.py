@@ -8,9 +8,11 @@ f-string is one noqa group on Python 3.12+ (where it is tokenized piece by piece
 from __future__ import annotations
 
 import ast
+import json
 import textwrap
 
 import libcst as cst
+import pytest
 from click.testing import CliRunner
 
 from conftest import at, codes
@@ -186,3 +188,26 @@ def test_plain_text_block_is_unchanged():
     new, changed = add_noqa(text, {2: ["AEM101"]})
     assert changed == 1
     assert new.splitlines()[1] == '    "An unexpected error occurred."  # noqa: AEM101'
+
+
+IMPLICIT_CONCATENATIONS = {
+    "three literals": 'import sys\n\n\ndef main(token):\n    sys.exit(\n        f"Unknown reference {token!r}. Only ref:// tokens "\n        "from a search can be expanded, and they are "\n        "forgotten on restart. An unexpected error occurred."\n    )\n',
+    "f-string then literal": 'import sys\n\n\ndef main(name):\n    sys.exit(f"An unexpected error occurred for {name}; "\n             "something went wrong")\n',
+    "raise with literals": 'def main(name):\n    raise RuntimeError(\n        "An unexpected error "\n        "occurred."\n    )\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(IMPLICIT_CONCATENATIONS))
+def test_add_noqa_on_an_implicit_concatenation_silences_the_finding(name, tmp_project):
+    """Adjacent literals are separate tokens, each its own noqa line: the comment goes on the line the
+    finding is reported at, where it works, and a second --add-noqa adds nothing."""
+    path = tmp_project / "a.py"
+    path.write_text(IMPLICIT_CONCATENATIONS[name])
+    before = json.loads(run(["--output-format", "json", "--select", "ALL", "a.py"]).output)
+    assert before, name
+    added = run(["--add-noqa", "--select", "ALL", "a.py"])
+    assert added.exit_code == 0, added.output
+    lines = path.read_text().splitlines()
+    assert {d["noqa_row"] for d in before} == {i + 1 for i, line in enumerate(lines) if "# noqa" in line}
+    assert run(["--select", "ALL", "a.py"]).exit_code == 0
+    assert "Added 0" in run(["--add-noqa", "--select", "ALL", "a.py"]).output
