@@ -44,6 +44,17 @@ def summarize(facts) -> Summary:
     }
 
 
+TEST_DIRS = {"tests", "test", "testing"}
+
+
+def is_test_module(name: str) -> bool:
+    """A test module by its dotted name (package-relative, so the folders above the project do not
+    count): test_*.py, *_test.py, conftest.py, or a module in a tests/test package."""
+    parts = name.split("@")[0].split(".")
+    stem = parts[-1]
+    return stem.startswith("test_") or stem.endswith("_test") or stem == "conftest" or bool(TEST_DIRS & set(parts[:-1]))
+
+
 def module_name(path: str) -> Tuple[str, bool]:
     """(dotted module name, is a package `__init__`) of a file, from the `__init__.py` files above it."""
     path = os.path.abspath(path)
@@ -89,7 +100,13 @@ class ProjectModel:
 
     # ------------------------------------------------------------------ entry points
     def entry_points(self) -> List[Tuple[str, str, str]]:
-        """(function or pseudo-node, audience, label) for every entry point of the project."""
+        """(function or pseudo-node, audience, label) for every entry point of the project. Test code
+        is not one: a handler a test registers, or a test module's `__main__` block, serves no reader."""
+        found = self._entry_points()
+        tests = {name for name in self.paths.values() if is_test_module(name)}
+        return [e for e in found if self.module_of.get(e[0], e[0].partition(":")[2]) not in tests]
+
+    def _entry_points(self) -> List[Tuple[str, str, str]]:
         out: List[Tuple[str, str, str]] = []
         for fq, fn in self.functions.items():
             module = self.module_of[fq]

@@ -474,3 +474,26 @@ def test_a_first_entry_point_of_a_new_kind_is_seen_by_a_warm_run(tmp_path):
     (root / "cli.py").write_text("import click\n\nimport lib\n\n\n@click.command()\ndef main(path):\n    lib.check(path)\n")
     second = check_paths([str(root)], settings, Selection(), cache_dir=cache_dir, jobs=1)
     assert [(Path(d.filename).name, d.code, d.audience) for d in second.diagnostics] == [("lib.py", "AEM201", "cli")]
+
+
+@pytest.mark.parametrize("test_file", ["pkg/test_server.py", "pkg/server_test.py", "pkg/conftest.py", "tests/test_app.py"])
+def test_handlers_and_main_blocks_in_test_code_are_not_entry_points(test_file, tmp_path, monkeypatch):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/core.py": "def load(value):\n    raise RuntimeError('Something went wrong')\n",
+        test_file: ("from starlette.applications import Starlette\nfrom starlette.routing import Route\nfrom pkg import core\n\n\n"
+                    "async def handler(request):\n    return core.load(request)\n\n\n"
+                    "app = Starlette(routes=[Route('/x', handler)])\n\n"
+                    "if __name__ == '__main__':\n    core.load(1)\n"),
+    }
+    if test_file.startswith("tests/"):
+        files["tests/__init__.py"] = ""
+    root = make_project(tmp_path, files)
+    monkeypatch.chdir(root)
+    shown = CliRunner().invoke(main, ["check", "--show-audience", "pkg/core.py:2", "."])
+    assert "entry points in the project: 0" in shown.output, shown.output
+    # the same handler in application code is one
+    root2 = make_project(tmp_path / "app", {**files, "pkg/web.py": files[test_file]})
+    monkeypatch.chdir(root2)
+    shown = CliRunner().invoke(main, ["check", "--show-audience", "pkg/core.py:2", "."])
+    assert "entry points in the project: 0" not in shown.output, shown.output
