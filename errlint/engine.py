@@ -11,7 +11,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from .checks.base import FileContext, Rule
+from .checks.base import FileContext, Rule, all_rules
 from .checks.verdict import one_verdict
 from . import project_model
 from .families import family_of
@@ -223,7 +223,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     base.extend(internal)
     if any(r.code == "AEM002" for r in rules) and not run.ignore_noqa:
         enabled = tuple(r.code for r in rules)
-        base.extend(unused_noqa(name, suppressions, locator, next(r for r in rules if r.code == "AEM002"), enabled))
+        known = frozenset(all_rules()) | {spec.code for spec in run.packs.rules}
+        base.extend(unused_noqa(name, suppressions, locator, next(r for r in rules if r.code == "AEM002"), enabled, known))
     result = FileResult(name, [], text, encoding=module.encoding, internal_error=bool(internal), base=base, variants=kept, summary=summary)
     result.diagnostics = dedupe(finish.judge_alone(result, run, local))
     return result

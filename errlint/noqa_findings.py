@@ -21,16 +21,19 @@ def _file_noqa(data: bytes, diagnostics: List[Diagnostic]) -> List[Diagnostic]:
     return [d for d in diagnostics if not suppressions.file_suppresses(d.code)]
 
 
-def unused_noqa(name: str, suppressions: Suppressions, locator: "Locator", rule: Rule, enabled: Sequence[str]) -> List[Diagnostic]:
+def unused_noqa(name: str, suppressions: Suppressions, locator: "Locator", rule: Rule, enabled: Sequence[str],
+                known: frozenset = frozenset()) -> List[Diagnostic]:
     """AEM002: AEM codes listed in a `# noqa:` comment that suppressed nothing, with a safe fix that
-    removes them (or the whole comment when nothing else is listed). Bare `# noqa` and other tools'
-    codes are left alone: errlint cannot know what they are for."""
+    removes them (or the whole comment when nothing else is listed). An AEM code that names no rule
+    at all (`AEM999`, a typo) is reported too, as unknown, like ruff's RUF100. Bare `# noqa` and other
+    tools' codes are left alone: errlint cannot know what they are for."""
     out: List[Diagnostic] = []
     for row, start, end, listed in suppressions.comments():
         if not listed:
             continue
         used = suppressions.used.get(row, set())
-        unused = sorted(c for c in listed if c.startswith(PREFIX) and c not in used and any(e.startswith(c) for e in enabled))
+        unknown = sorted(c for c in listed if c.startswith(PREFIX) and known and not any(k.startswith(c) for k in known))
+        unused = sorted(c for c in listed if c.startswith(PREFIX) and c not in used and (c in unknown or any(e.startswith(c) for e in enabled)))
         if not unused:
             continue
         line_start = locator.starts[row - 1]
@@ -51,7 +54,8 @@ def unused_noqa(name: str, suppressions: Suppressions, locator: "Locator", rule:
         edit = Edit(edit.start, edit.end, edit.content, Location(r1, c1), Location(r2, c2))
         where = Location(row, start + 1)
         out.append(Diagnostic(
-            code="AEM002", name=rule.name, message=f"unused noqa code{'s' if len(unused) > 1 else ''} {', '.join(unused)}: nothing on this line is reported",
+            code="AEM002", name=rule.name, message=f"unused noqa code{'s' if len(unused) > 1 else ''} {', '.join(unused)}: nothing on this line is reported"
+            + (f" (unknown: {', '.join(unknown)} names no rule; `errlint rule --all` lists them)" if unknown else ""),
             filename=name, location=where, end_location=Location(row, end + 1), level=rule.LEVEL,
             suggestion=f"Remove {', '.join(unused)} from the comment.", fix=Fix(Applicability.SAFE, title, (edit,)), url=rule.url, noqa_row=row,
         ))

@@ -39,6 +39,18 @@ def test_unused_noqa_reports_and_fixes():
     assert found[1].fix.edits[0].content == " AEM101, E501"
 
 
+def test_unused_noqa_reports_an_unknown_code_as_unknown():
+    """A typo'd code (`AEM999`, `AEM10x`) names no rule: AEM002 says so instead of accepting it."""
+    found = [d for d in lint(BAD.rstrip("\n") + "  # noqa: AEM101, AEM999, AEM7\n", extend_select=["AEM002"]) if d.code == "AEM002"]
+    assert [(d.location.row, d.message) for d in found] == [
+        (1, "unused noqa codes AEM7, AEM999: nothing on this line is reported (unknown: AEM7, AEM999 names no rule; "
+            "`errlint rule --all` lists them)"),
+    ]
+    assert found[0].fix.edits[0].content == " AEM101"
+    # a prefix that names rules (AEM1) and a code of a phrase pack are known
+    assert not [d for d in lint(BAD.rstrip("\n") + "  # noqa: AEM1, AEM102\n", extend_select=["AEM002"]) if d.code == "AEM002" and "unknown" in d.message]
+
+
 def test_unused_noqa_fix_round_trip(tmp_project):
     path = tmp_project / "a.py"
     path.write_text("x = 1  # noqa: AEM101\ny = 2  # noqa\n")

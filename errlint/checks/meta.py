@@ -41,7 +41,8 @@ class SyntaxErrorRule(Rule):
 
 class UnusedNoqa(Rule):
     """## What it does
-    Reports a `# noqa: AEM...` comment (or an AEM code in one) that suppresses nothing. Off by default.
+    Reports a `# noqa: AEM...` comment (or an AEM code in one) that suppresses nothing, and says which
+    listed AEM codes name no rule at all (a typo such as `AEM999`). Off by default.
 
     ## Why is this bad?
     Stale suppressions hide the next real finding on that line and rot as code changes (ruff RUF100).
