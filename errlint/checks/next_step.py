@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from ..extract.context import is_transient
+from ..extract.fixability import is_transient
 from ..model import RETRY_AFTER, TRACEBACK, Finding, Message
 from .base import FileContext, complete_templates, later_lines, quote, traceback_attached, translator
 from .inputs import first_failing_input

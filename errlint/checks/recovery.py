@@ -7,7 +7,7 @@ import re
 
 import libcst as cst
 
-from ..extract.context import caller_fixable, is_transient
+from ..extract.fixability import caller_fixable, is_transient
 from ..extract import nodes
 from ..extract.provenance import provenance
 from ..model import Message

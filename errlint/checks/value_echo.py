@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..extract.context import GuardFacts, is_unbounded_param
+from ..extract.context import GuardFacts
+from ..extract.fixability import is_unbounded_param
 from ..extract.guards import DOCUMENT_FORMS
 from ..extract.provenance import provenance
 from ..fixes import insert_in_fstring

@@ -8,7 +8,7 @@ import difflib
 import re
 from typing import Iterable
 
-from ..extract.context import is_id_param, tested_params
+from ..extract.fixability import is_id_param, tested_params
 from ..fixes import append_edit
 from ..model import Applicability, Finding, Fix, Message
 from .base import FileContext, Option as RuleOption, Rule, complete_templates

@@ -1,4 +1,5 @@
-"""What the guard in front of a sink checks, and whether the caller could fix the failure.
+"""What the guard in front of a sink checks (whether the caller could fix the failure is in
+`fixability.py`, which reads these facts).
 
 `guard_facts(message)` reads the innermost `if`/`assert`/fall-through guard (and the enclosing except
 handler) and reports the names it tests, literal collections it compares against, numeric bounds,
@@ -12,20 +13,10 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from ..model import FunctionInfo, Message
+from ..model import Message
 from . import nodes
 from . import guards, value_sets
 from .provenance import provenance
-from .value_names import UNBOUNDED_ANNOTATION, is_secret_name, snake
-
-TRANSIENT_TYPES = re.compile(
-    r"(Timeout|TimeoutError|TimeoutException|ReadTimeout|ConnectTimeout|ConnectionError|ConnectError|"
-    r"RemoteDisconnected|ServiceUnavailable|TooManyRequests|RateLimit\w*|Throttl\w*|NetworkError|"
-    r"TransportError|ProtocolError|ServerDisconnected)$"
-)
-TRANSIENT_STATUSES = {408, 425, 429, 500, 502, 503, 504}
-ARGUMENT_ERROR = re.compile(r"^(ValueError|TypeError|KeyError|IndexError|LookupError)$|(Value|Argument|Param|Parameter|Input|Validation|Usage|Key|Type)Error$|^BadParameter$")
-ID_PARAM = re.compile(r"(^|_)(id|ids|key|slug|uuid|name|path|handle|ref|sha|number|code)$")
 
 
 @dataclass
@@ -498,76 +489,3 @@ def _op_text(op: cst.CSTNode) -> str:
 
 
 # ---------------------------------------------------------------------- caller-fixable context
-
-
-def param_derived(function: Optional[FunctionInfo], resolve_local: Callable[[str], Optional[cst.CSTNode]], names: Set[str]) -> Set[str]:
-    """The subset of `names` that are parameters of `function`, or locals computed from them."""
-    if function is None:
-        return set()
-    params = set(function.param_names)
-    out: Set[str] = set()
-    for name in names:
-        if name in params:
-            out.add(name)
-            continue
-        value = resolve_local(name)
-        if value is None:
-            continue
-        reads = {nodes.root_name(n) for n in nodes.iter_expr(value) if isinstance(n, (cst.Name, cst.Attribute))}
-        if reads & params:
-            out.add(name)
-    return out
-
-
-def caller_fixable(message: Message, facts: GuardFacts, resolve_local: Callable[[str], Optional[cst.CSTNode]], strict: bool = False) -> bool:
-    """True when the caller can fix the failure: the gate of AEM201 on a plain raise (docs/rules.md#aem201).
-
-    The sink sits under a guard that tests a parameter of the enclosing function (or a local computed
-    from one), inside a pydantic validator, in an except handler around a call that receives one, or
-    the message itself interpolates a value computed from the caller's arguments (not with `strict`,
-    and not for messages built in an exception's own constructor).
-    """
-    function = message.context.function
-    if function is not None and function.role == "validator":
-        return True
-    source = provenance(message, outcomes=True)
-    if facts.has_guard and source.inputs(facts.subjects or facts.names):
-        return True
-    for handler in message.context.handlers[:1]:
-        if source.inputs(handler.try_reads):
-            return True
-    if function is None or strict or message.extra.get("constructor") or not ARGUMENT_ERROR.search(message.callee.rsplit(".", 1)[-1]):
-        return False
-    # a ValueError/TypeError/KeyError about an argument: the message echoes the caller's value
-    echoed = {name.split(".", 1)[0] for t in message.templates for h in t.placeholders for name in h.names}
-    return bool(source.inputs(echoed - {"self", "cls"}))
-
-
-def is_transient(message: Message, facts: GuardFacts) -> bool:
-    """A timeout, connection failure, or 429/5xx status: retrying later may work."""
-    for handler in message.context.handlers[:1]:
-        # every caught type must be transient: `except (TimeoutError, ValueError)` may be a bad value
-        if handler.types and all(TRANSIENT_TYPES.search(t.rsplit(".", 1)[-1]) for t in handler.types):
-            return True
-    return bool(facts.statuses & TRANSIENT_STATUSES)
-
-
-def tested_params(message: Message, facts: GuardFacts) -> List[str]:
-    """Parameters of the enclosing function that the guard tests (in order of the signature)."""
-    function = message.context.function
-    if function is None:
-        return []
-    return [p for p in function.param_names if p in facts.subjects]
-
-
-def is_unbounded_param(function: Optional[FunctionInfo], name: str) -> bool:
-    if function is None:
-        return False
-    param = function.param(name)
-    if param is None:
-        return False
-    return bool(param.annotation and UNBOUNDED_ANNOTATION.match(param.annotation))
-
-
-def is_id_param(name: str) -> bool:
-    return bool(ID_PARAM.search(snake(name))) and not is_secret_name(name)
