@@ -15,13 +15,13 @@ SINK_BYTES = (
     b"raise", b"print", b"exit", b"quit", b"write", b"echo", b"log", b"warn", b"error", b"exception",
     b"fail", b"abort", b"result", b"jsonrpc", b"iserror", b"is_error", b"validator", b"parameter",
     b"option", b"usage", b"info", b"debug", b"critical", b"fatal", b"modelretry", b"failure", b"fault",
-    b"mcp", b"tool", b"response", b"jsonify",
+    b"mcp", b"tool", b"response", b"jsonify", b"status",
 )
 
 
-# An HTTP error status in code (`return "Unknown widget", 404`, `abort(409)`, `status_code=422`) makes a
-# sink with none of the words above: a route's error reply is known by its status.
-ERROR_STATUS_BYTES = re.compile(rb"(?<![\w.])[45]\d\d(?![\w.])|status")
+# An HTTP error status in code (`return "Unknown widget", 404`, `abort(409)`) makes a sink with none of
+# the words above: a route's error reply is known by its status.
+ERROR_STATUS_BYTES = re.compile(rb"(?<![\w.])[45]\d\d(?![\w.])")
 
 
 def may_contain_sink(data: bytes) -> bool:

@@ -85,8 +85,6 @@ class MissingValueEcho(PartRule):
         if any(interpolates(t, n) for t in message.templates for n in shown):
             return  # variants of one expression (`kind = args["type"] if ... else "content"`): one shows the value, the other inlines it
         for template in complete_templates(message):
-            if any(interpolates(template, n) for n in shown):
-                continue
             if any(v and _contains(template, v) for _, v in facts.equalities):
                 continue
             if names <= facts.counted and _states_bound(template, facts):

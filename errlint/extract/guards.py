@@ -84,8 +84,8 @@ def parse_guard(message, is_enum: Callable[[str], bool]) -> Optional[ParseGuard]
         if not args:
             continue
         subject = nodes.root_name(args[0])
-        if not subject or isinstance(args[0], (cst.SimpleString, cst.Integer)) or _read_from_outcome(args[0]):
-            continue  # `json.loads(requests.get(url).text)`: parsing the world's answer checks no input
+        if not subject or isinstance(args[0], (cst.SimpleString, cst.Integer)):
+            continue
         short = callee or nodes.dotted(call.func)
         for pattern, form, words in PARSE_FORMS:
             if pattern.search(short):
@@ -96,13 +96,6 @@ def parse_guard(message, is_enum: Callable[[str], bool]) -> Optional[ParseGuard]
         if GENERIC_PARSER.match(last):
             return ParseGuard(subject, short, "", "")
     return None
-
-
-def _read_from_outcome(node: cst.CSTNode) -> bool:
-    """`requests.get(url).text`, `proc.communicate()[0]`: a read of what a call to the world returned."""
-    while isinstance(node, (cst.Attribute, cst.Subscript)) or isinstance(node, cst.Call) and not is_outcome(node) and isinstance(node.func, cst.Attribute):
-        node = node.value if not isinstance(node, cst.Call) else node.func.value
-    return is_outcome(node)
 
 
 def _if_inside(message, handler) -> bool:
