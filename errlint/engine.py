@@ -15,6 +15,8 @@ from .checks.base import FileContext, Rule, all_rules
 from .checks.verdict import one_verdict
 from . import project_model
 from .families import family_of
+from .extract.catching import raised_class
+from .reachability import INTERNAL
 from .extract.walker import extract
 from .locator import Locator
 from .model import Diagnostic, Finding, Level, Location
@@ -178,6 +180,9 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
             _run_rules(message, rules, ctx, leak_only, findings[None], internal, name)
             continue
         record = {"i": index, "fn": "<main>" if message.extra.get("main") else function.qualname if function is not None else "", "kind": kind, "by": {}}
+        cls = raised_class(message)
+        if cls is not None:
+            record["cls"] = cls
         if kind == "reply":
             audiences: Sequence[str] = ("reply",)
         elif kind == "sink":
@@ -194,6 +199,9 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
             message.profile = "agent" if audience == "reply" else audience
             group = findings.setdefault((index, audience), [])
             _run_rules(message, rules, ctx, leak_only, group, internal, name)
+            if group and function is not None and function.param_names:
+                # the same message when no call passes the function caller input (`parameter_inputs`)
+                _run_internal(message, rules, ctx, leak_only, findings.setdefault((index, audience + INTERNAL), []), internal, name)
         message.profile = original
         record["node"] = message.node
         variants.append(record)
@@ -208,7 +216,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     by_index: Dict[int, Dict[str, List[Diagnostic]]] = {}
     for group, found in findings.items():
         out = base if group is None else by_index.setdefault(group[0], {}).setdefault(group[1], [])
-        audience = None if group is None else group[1]
+        audience = None if group is None else group[1].split("|")[0]
         for rule, finding in most_specific(found):
             diagnostic = _locate(rule, finding, locator, suppressions, run, name, audience)
             if diagnostic is not None:
@@ -228,6 +236,18 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     result = FileResult(name, [], text, encoding=module.encoding, internal_error=bool(internal), base=base, variants=kept, summary=summary)
     result.diagnostics = dedupe(finish.judge_alone(result, run, local))
     return result
+
+
+def _run_internal(message, rules: Sequence[Rule], ctx: FileContext, leak_only: bool, out: List[Tuple[Rule, Finding]], internal: List[Diagnostic], name: str) -> None:
+    """Run the rules on `message` with its function's parameters carrying no caller input."""
+    saved = (message.provenance, message.guard_facts)
+    message.extra["internal_params"] = True
+    message.provenance = message.guard_facts = None
+    try:
+        _run_rules(message, rules, ctx, leak_only, out, internal, name)
+    finally:
+        del message.extra["internal_params"]
+        message.provenance, message.guard_facts = saved
 
 
 def _run_rules(message, rules: Sequence[Rule], ctx: FileContext, leak_only: bool, out: List[Tuple[Rule, Finding]], internal: List[Diagnostic], name: str) -> None:

@@ -253,11 +253,17 @@ class FunctionInfo:
     node: Any = field(default=None, repr=False)
     parent: Optional["FunctionInfo"] = field(default=None, repr=False)
     # project-model facts (errlint.project_model): qualified callees, callees whose value the function
-    # returns, callees called inside a `try` that catches every exception
+    # returns, and per callee the exception classes a `try` around every call of it catches and
+    # replaces (`extract.catching`)
     qualname: str = ""
     qcalls: set = field(default_factory=set)
     rets: set = field(default_factory=set)
-    guarded: set = field(default_factory=set)
+    caught: Dict[str, FrozenSet[str]] = field(default_factory=dict)
+    # calls that may reach a project function, while the function is walked; then what each call's
+    # arguments carry (`extract.call_arguments`), by callee
+    call_nodes: list = field(default_factory=list, repr=False)
+    call_args: Dict[str, list] = field(default_factory=dict)
+    refs: list = field(default_factory=list)  # names passed as arguments of those calls (functions passed on)
 
     @property
     def param_names(self) -> Tuple[str, ...]:
@@ -284,6 +290,7 @@ class Handler:
     try_reads: FrozenSet[str] = frozenset()
     node: Any = field(default=None, repr=False)
     try_call_nodes: Tuple[Tuple[str, Any], ...] = field(default=(), repr=False)  # (callee, call) in the `try`
+    guard_depth: int = 0  # how many guards enclose the `try` statement (the handler's own guards come after)
 
 
 @dataclass(frozen=True, eq=False)
@@ -303,7 +310,9 @@ class Guard:
 class Context:
     """Where a sink sits: enclosing function, handlers and guards (innermost first), and flags.
 
-    `catching` lists the exception types caught by `try` blocks whose body holds the sink.
+    `catching` lists the exception types caught by `try` blocks whose body holds the sink (in the
+    same function); `replacing` the classes among them whose handler neither re-raises nor uses the
+    exception, by last name ("" for a catch-all).
     """
 
     function: Optional[FunctionInfo] = None
@@ -314,6 +323,7 @@ class Context:
     exits_after: bool = False
     exit_code: Optional[int] = None
     catching: Tuple[str, ...] = ()
+    replacing: FrozenSet[str] = frozenset()  # of those, the classes a handler replaces (`extract.catching`)
 
 
 @dataclass(eq=False)

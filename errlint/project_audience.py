@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 from typing import Dict, List, Optional, Sequence
 
+from .checks.base import caught_locally
 from .project_model import ProjectModel
 from .reachability import Reach, choose, judge
 
@@ -30,13 +31,12 @@ def variant_kind(message) -> Optional[str]:
 
 def handled_signal(message, caught) -> bool:
     """A raise the code handles itself: its class is private, caught by name somewhere in the project,
-    or caught around the raise itself. The handler decides what the reader sees, so the raise is
+    or caught around the raise itself by a handler that replaces it (`checks.base.caught_locally`). The handler decides what the reader sees, so the raise is
     judged as `exc` whoever reaches it."""
     cls = message.callee.rsplit(".", 1)[-1]
     if not cls:
         return False
-    around = {c.rsplit(".", 1)[-1] for c in message.context.catching}
-    return cls.startswith("_") or cls in caught or bool(around & {cls, "Exception", "BaseException", ""})
+    return cls.startswith("_") or cls in caught or caught_locally(message)
 
 
 def unreached_audience(message) -> str:

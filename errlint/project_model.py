@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
+import libcst as cst
+
 from .entry_points import django_view, function_entry
 
 Summary = dict
@@ -27,7 +29,10 @@ def summarize(facts) -> Summary:
             "entry": list(entry) if entry else None,
             "calls": sorted(info.qcalls),
             "rets": sorted(info.rets),
-            "guarded": sorted(info.guarded),
+            "caught": {t: sorted(c) for t, c in sorted(info.caught.items()) if c},
+            "params": signature(info.node),
+            "args": info.call_args,
+            "refs": info.refs,
             "decos": list(info.decorators),
             "request": bool(info.params) and info.params[0].name == "request",
         }
@@ -42,6 +47,16 @@ def summarize(facts) -> Summary:
         "entries": [list(e) for e in links.entries] if links else [],
         "tools": [list(t) for t in links.tool_names] if links else [],
     }
+
+
+def signature(node) -> list:
+    """[positional names, keyword-only names, *args name, **kwargs name] of a `def`."""
+    params = getattr(node, "params", None)
+    if params is None:
+        return [[], [], "", ""]
+    star = params.star_arg.name.value if isinstance(getattr(params.star_arg, "name", None), cst.Name) else ""
+    return [[p.name.value for p in list(params.posonly_params) + list(params.params)], [p.name.value for p in params.kwonly_params],
+            star, params.star_kwarg.name.value if params.star_kwarg is not None else ""]
 
 
 TEST_DIRS = {"tests", "test", "testing"}
@@ -97,6 +112,7 @@ class ProjectModel:
         self.scripts = list(scripts)
         self._cache: Dict[Tuple[str, str, str], Tuple[str, ...]] = {}
         self._linked: Optional[Set[str]] = None
+        self._bases: Optional[Dict[str, List[str]]] = None
 
     # ------------------------------------------------------------------ entry points
     def entry_points(self) -> List[Tuple[str, str, str]]:
@@ -162,29 +178,43 @@ class ProjectModel:
         return fq.rsplit(".", 1)[-1]
 
     # ------------------------------------------------------------------ edges
-    def callees(self, node: str, guarded: bool = True) -> List[str]:
-        """Project functions `node` calls (resolved); with guarded=False, calls made inside a `try`
-        that catches every exception are left out (what they raise does not get past)."""
+    def callees(self, node: str) -> List[str]:
+        """Project functions `node` calls (resolved)."""
+        return [target for target, _ in self.calls(node)]
+
+    def calls(self, node: str) -> List[Tuple[str, Tuple[str, ...]]]:
+        """(project function, exception classes caught and replaced around every call of it) for
+        each call `node` makes (`extract.catching`)."""
         if node.startswith("<main>:") or node.startswith("<module>:"):
             module = node.split(":", 1)[1]
             summary = self.modules[module]
             names = summary["main"] if node.startswith("<main>:") else summary["main"] + summary["mcalls"]
-            return [t for name in names for t in self.resolve(module, name)]
+            return [(t, ()) for name in names for t in self.resolve(module, name)]
         fn = self.functions.get(node)
         if fn is None:
             return []
         module = self.module_of[node]
-        skip = set(fn["guarded"]) if not guarded else set()
-        out: List[str] = []
+        caught = fn.get("caught", {})
+        out: List[Tuple[str, Tuple[str, ...]]] = []
         for name in fn["calls"]:
-            if name not in skip:
-                out.extend(self.resolve(module, name, node))
+            types = tuple(caught.get(name, ()))
+            out.extend((t, types) for t in self.resolve(module, name, node))
         for deco in fn["decos"]:  # a wrapping decorator runs around the function: its wrapper is reached
             for target in self.resolve(module, deco, node):
-                out.append(target)
-                out.extend(self.nested(target))
-        out.extend(self.nested(node))
+                out.append((target, ()))
+                out.extend((t, ()) for t in self.nested(target))
+        out.extend((t, ()) for t in self.nested(node))
         return out
+
+    @property
+    def class_bases(self) -> Dict[str, List[str]]:
+        """Every project class's base names, by class name (last dotted names)."""
+        if self._bases is None:
+            self._bases = {}
+            for summary in self.modules.values():
+                for name, bases in summary.get("classes", {}).items():
+                    self._bases.setdefault(name.rsplit(".", 1)[-1], []).extend(b.rsplit(".", 1)[-1] for b in bases)
+        return self._bases
 
     def nested(self, fq: str) -> List[str]:
         return self.children.get(fq, [])

@@ -14,13 +14,17 @@ audience); `judge` picks the variant the project model gives.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .entry_points import AUDIENCE_ORDER
+from .extract.catching import catches
 from .model import Diagnostic
+from .parameter_inputs import ParameterInputs
 from .project_model import ProjectModel
 
 MAX_NAMED = 3
+NOBODY = "none"  # the variant of a raise that every path from an entry point catches and replaces
+INTERNAL = "|internal"  # suffix of a variant judged with the function's parameters carrying no input
 
 
 class Reach:
@@ -31,9 +35,25 @@ class Reach:
         self.entries = model.entry_points()
         self.labels: Dict[str, str] = {node: label for node, _, label in self.entries}
         self.parent: Dict[str, Dict[str, Optional[str]]] = {}
+        self.roots: Dict[str, Set[str]] = {}
+        for node, aud, _ in self.entries:
+            self.roots.setdefault(node, set()).add(aud)
+        # every call edge between reached functions, by callee: (caller, classes caught and replaced)
+        self.callers: Dict[str, List[Tuple[str, Tuple[str, ...]]]] = {}
+        edges: Dict[str, List[Tuple[str, Tuple[str, ...]]]] = {}
+
+        def step(node: str) -> List[str]:
+            if node not in edges:
+                edges[node] = model.calls(node)
+                for target, types in edges[node]:
+                    self.callers.setdefault(target, []).append((node, types))
+            return [target for target, _ in edges[node]]
+
         for audience in AUDIENCE_ORDER:
             roots = [node for node, aud, _ in self.entries if aud == audience]
-            self.parent[audience] = self._walk(roots, lambda node: model.callees(node, guarded=False))
+            self.parent[audience] = self._walk(roots, step)
+        self._raised: Dict[Tuple[str, str], Tuple[Optional[str], Tuple[str, ...]]] = {}
+        self.params = ParameterInputs(model, set(self.roots))
         self.entry_modules = {model.module_of.get(node, node.partition(":")[2]) for node, _, _ in self.entries}
         tools = [node for node, aud, _ in self.entries if aud == "agent"]
         self.reply_tools: Dict[str, List[str]] = {}
@@ -64,6 +84,34 @@ class Reach:
             if fq in self.parent[audience]:
                 return audience, self.chain(audience, fq)
         return "exc", ()
+
+    def raise_audience(self, fq: str, cls: str) -> Tuple[Optional[str], Tuple[str, ...]]:
+        """(audience, chain) of a raise of class `cls` in `fq`, following only the calls whose
+        caller does not catch and replace `cls` (`extract.catching`); (None, ()) when every path
+        from an entry point replaces it (nobody reads its text). Call only for a reached `fq`."""
+        key = (fq, cls)
+        if key not in self._raised:
+            bases = self.model.class_bases
+            child: Dict[str, Optional[str]] = {fq: None}
+            queue = [fq]
+            found: Dict[str, str] = {}
+            while queue:
+                node = queue.pop(0)
+                for audience in self.roots.get(node, ()):
+                    found.setdefault(audience, node)
+                for caller, types in self.callers.get(node, ()):
+                    if caller not in child and not catches(types, cls, bases):
+                        child[caller] = node
+                        queue.append(caller)
+            best = next((a for a in AUDIENCE_ORDER if a in found), None)
+            chain: List[str] = []
+            if best is not None:
+                step: Optional[str] = found[best]
+                while step is not None and len(chain) < 50:
+                    chain.append(step)
+                    step = child[step]
+            self._raised[key] = (best, tuple(chain))
+        return self._raised[key]
 
     def chain(self, audience: str, fq: str) -> Tuple[str, ...]:
         out = [fq]
@@ -98,7 +146,13 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
             return record["fixed"], (), ""
         for audience in AUDIENCE_ORDER:
             if node in reach.parent[audience]:
-                return record["fixed"], (reach.entry_label(reach.chain(audience, node)[0]),), ""
+                if "cls" in record:
+                    audience, chain = reach.raise_audience(node, record["cls"])
+                    if audience is None:
+                        return NOBODY, (), ""
+                else:
+                    chain = reach.chain(audience, node)
+                return record["fixed"], (reach.entry_label(chain[0]),), ""
         if module not in reach.entry_modules and module not in reach.model.linked_modules():
             return record["fixed"], (), ""  # a module nothing imports (a plugin, a script): trust the sink
         return record["fallback"], (), ""
@@ -109,6 +163,11 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
     if node.startswith("<module>:") and not node.endswith("__main__"):
         return "exc", (), ""
     audience, chain = reach.audience(node)
+    if chain and "cls" in record:
+        raised, chain = reach.raise_audience(node, record["cls"])
+        if raised is None:
+            return NOBODY, (), ""
+        audience = raised
     return audience, ((reach.entry_label(chain[0]),) if chain else ()), ""
 
 
@@ -119,15 +178,18 @@ def judge(base: Sequence[Diagnostic], variants: Sequence[dict], reach: Reach, mo
     choices = []
     for record in variants:
         key, entries, note = choose(reach, module, record)
+        if key + INTERNAL in record["by"] and reach.params.fixed(function_key(module, record)):
+            key += INTERNAL
         choices.append(f"{key}|{'/'.join(entries)}|{note}")
-        picked = record["by"].get(key)
+        picked = [] if key == NOBODY else record["by"].get(key)
         if picked is None:  # an audience the per-file pass did not expect: keep the file's own judgement
             key, entries, note = record.get("local", ""), (), ""
             picked = record["by"].get(key)
         if picked is None:
             continue
         for d in picked:
-            out.append(replace(d, message=d.message + note if note else d.message, audience="agent" if key == "reply" else key, entry_points=entries))
+            audience = key.split("|")[0]
+            out.append(replace(d, message=d.message + note if note else d.message, audience="agent" if audience == "reply" else audience, entry_points=entries))
     return out, ";".join(choices)
 
 
@@ -150,6 +212,11 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
     if record.get("signal"):
         return ["audience exc: the code handles this exception itself (a private class, one the project "
                 "catches by name, or one caught around the raise); the handler's message is judged"]
+    if chain and "cls" in record and reach.raise_audience(node, record["cls"])[0] is None:
+        cls = record["cls"] or "this exception"
+        return [f"read by nobody: every call path from an entry point to {node} catches {cls} and replaces it "
+                "(the handler neither re-raises nor uses it); the handler's own message is judged",
+                "call chain (ignoring the handlers): " + " -> ".join(chain)]
     if record["kind"] == "sink":
         picked, _, _ = choose(reach, module, record)
         if chain:

@@ -266,7 +266,7 @@ def test_project_scripts_target_is_a_cli_entry_point(tmp_path, monkeypatch):
     assert audience_of_helper(tmp_path / "again", monkeypatch, files) == {"exc"}
 
 
-def test_a_call_inside_a_catch_all_try_does_not_pass_the_raise_on(tmp_path, monkeypatch):
+def test_a_call_inside_a_catch_all_try_that_replaces_the_raise_leaves_it_unread(tmp_path, monkeypatch):
     files = {"server.py": """
         from fastmcp import FastMCP
         from fastmcp.exceptions import ToolError
@@ -279,7 +279,8 @@ def test_a_call_inside_a_catch_all_try_does_not_pass_the_raise_on(tmp_path, monk
             except Exception:
                 raise ToolError("go failed; call status to see whether the backend is up")
         """}
-    assert audience_of_helper(tmp_path, monkeypatch, files) == {"exc"}
+    assert audience_of_helper(tmp_path, monkeypatch, files) == set()  # the tool's own text is what the agent reads
+    assert audience_of_helper(tmp_path / "alone", monkeypatch, {}) == {"exc"}  # the helper is still judged alone
 
 
 REPLY_FLOWS = {

@@ -12,7 +12,9 @@ from typing import Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tupl
 
 import libcst as cst
 
+from ..extract.catching import GENERIC_CATCH, catches, raised_class
 from ..extract.context import GuardFacts, guard_facts
+from ..extract.provenance import Provenance, provenance
 from ..extract.file_facts import FileFacts
 from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import Packs
@@ -190,7 +192,7 @@ def internal_signal(message: Message, ctx: "FileContext") -> bool:
     """A library raising its own exception as a signal, not as a message for a reader: plain code
     (the exc profile) raising a private class (`_ArityError`), one the project catches by name
     (the handler then shows its own text, or none), or one the enclosing `try` itself catches."""
-    if caught_locally(message):
+    if caught_locally(message) or internal_check(message, ctx):
         return True
     if message.profile != "exc" or message.sink != "raise":
         return False
@@ -198,10 +200,30 @@ def internal_signal(message: Message, ctx: "FileContext") -> bool:
     return bool(cls) and (cls.startswith("_") or cls in ctx.caught)
 
 
+def internal_check(message: Message, ctx: "FileContext") -> bool:
+    """A check of the project's own code: judged with its function's parameters carrying no caller
+    input (every call in the project passes fixed values, `parameter_inputs`), the guard in front of
+    the message tests values that only those parameters bring. Nobody who reads it can satisfy it."""
+    if not message.extra.get("internal_params"):
+        return False
+    facts = ctx.guard(message)
+    subjects = facts.subjects or facts.names
+    if not facts.has_guard or not subjects:
+        return False
+    return bool(Provenance(message.scope, outcomes=True).inputs(subjects)) and not provenance(message, outcomes=True).inputs(subjects)
+
+
 def caught_locally(message: Message) -> bool:
-    """A raise of a class the enclosing `try` catches by name: control flow, never read as a message."""
-    cls = message.callee.rsplit(".", 1)[-1]
-    return message.sink == "raise" and bool(cls) and cls in {t.rsplit(".", 1)[-1] for t in message.context.catching}
+    """A raise that the enclosing `try` catches (by name, a builtin superclass or a catch-all) and
+    whose text nobody reads there: the handler replaces it, or it has no text. Control flow, not a
+    message."""
+    cls = raised_class(message)
+    if cls is None or not message.context.catching:
+        return False
+    around = ["" if t in GENERIC_CATCH else t.rsplit(".", 1)[-1] for t in message.context.catching]
+    if not catches(around, cls, {}):
+        return False
+    return catches(message.context.replacing, cls, {}) or not any(t.prose.strip() or t.placeholders for t in message.templates)
 
 
 def translator(message: Message) -> bool:

@@ -77,7 +77,13 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
         caught = context.handlers[0].name
         if caught and any(n.split(".", 1)[0] == caught for t in message.templates for h in t.placeholders for n in h.names):
             facts.value_subjects.discard(parsed.subject)  # the parser's own text ("invalid literal ... 'x'") shows it
-    for guard in context.guards if parsed is None else ():
+    leading = context.guards
+    if context.handlers and parsed is None:
+        # in an `except` handler the failure is the `try` body's operation: a guard around the whole
+        # `try` chose that branch (`if v.startswith("@"): try: open(v[1:]) except OSError: ...`); it is
+        # not the rule the input broke. Only guards inside the handler lead to the message.
+        leading = leading[:max(0, len(leading) - context.handlers[0].guard_depth)]
+    for guard in leading if parsed is None else ():
         if guard.kind == "fallthrough":
             facts.has_guard = True
             facts.subjects.add(guard.subject.split(".", 1)[0])

@@ -14,7 +14,6 @@ import libcst as cst
 
 from . import nodes
 
-GENERIC_CATCH = frozenset({"", "Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
 # wrappers a reply passes through unchanged in meaning: `return json.dumps(helper(...))`
 REPLY_WRAPPERS = frozenset({
     "json.dumps", "str", "repr", "dict", "list", "tuple", "TextContent", "mcp.types.TextContent", "CallToolResult",
@@ -268,17 +267,3 @@ def _ends_with_text(call: cst.Call, walker) -> bool:
     if callee.rsplit(".", 1)[-1] == "abort" and callee.split(".", 1)[0] in ("flask", "quart", "werkzeug"):
         return len(call.args) > 1 or nodes.keyword_arg(call, "description") is not None
     return False
-
-
-def replaces_exception(handler: cst.ExceptHandler, walker) -> bool:
-    """A catch-all `except` whose body neither re-raises nor uses the caught exception: the reader
-    sees the handler's own message, not what the `try` body raised."""
-    if handler.type is not None:
-        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [cst.Element(handler.type)]
-        if not any((walker.qualify(t.value) or nodes.dotted(t.value)) in GENERIC_CATCH for t in types):
-            return False
-    name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else ""
-    code = walker.code(handler.body)
-    if re.search(r"^\s*raise\s*$", code, re.M):
-        return False
-    return not (name and re.search(rf"\b{re.escape(name)}\b", code))

@@ -58,8 +58,11 @@ ACTION_CALL = re.compile(
 class Provenance:
     """Answers "is this name (or expression) caller input?" for one sink's scope."""
 
-    def __init__(self, scope, max_depth: int = 12, outcomes: bool = False, environment: bool = True):
+    def __init__(self, scope, max_depth: int = 12, outcomes: bool = False, environment: bool = True, internal: bool = False):
         self.scope = scope
+        # the function's parameters carry no caller input: every call of it passes fixed values
+        # (`errlint.parameter_inputs`)
+        self.internal = internal
         self.environment = environment  # the environment is input for a command's user, not for an agent or a client
         self.max_depth = max_depth
         self.outcomes = outcomes  # count outcomes of calls made with input (for "can the caller fix it")
@@ -100,7 +103,7 @@ class Provenance:
     def _binding_input(self, name: str, binding, depth: int) -> bool:
         kind = binding.kind
         if kind == "param":
-            return name not in ("self", "cls")
+            return name not in ("self", "cls") and not self.internal
         if kind == "import":
             return bool(SOURCE_ATTRS.match(binding.qualified or "")) and (self.environment or "environ" not in binding.qualified)
         if kind in ("assign", "aug", "other", "loop") and binding.value is not None:
@@ -190,6 +193,8 @@ def provenance(message, outcomes: bool = False) -> Provenance:
     found = getattr(message, "provenance", None)
     if found is None:
         environment = message.profile not in ("agent", "http")  # an agent or a client cannot set the server's environment
-        found = (Provenance(message.scope, environment=environment), Provenance(message.scope, outcomes=True, environment=environment))
+        internal = bool(message.extra.get("internal_params"))
+        found = (Provenance(message.scope, environment=environment, internal=internal),
+                 Provenance(message.scope, outcomes=True, environment=environment, internal=internal))
         message.provenance = found
     return found[1] if outcomes else found[0]

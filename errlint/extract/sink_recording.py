@@ -16,6 +16,7 @@ import libcst as cst
 
 from . import framework_sinks, nodes
 from .bindings import LOGGER_FACTORIES, STDERR_QUALIFIED
+from .call_arguments import may_be_project_call
 from .links import function_refs
 from .sinks import ARG_MESSAGE_KEYWORDS, BUILTIN_EXCEPTIONS, LOG_METHODS, NOT_MESSAGES, Spec, classify_callee
 
@@ -188,8 +189,12 @@ class SinkRecording:
             sink = self.links.main_calls if self.main_depth else self.links.module_calls
         if target:
             sink.add(target)
-            for guarded in self.guarded_calls:
-                guarded.add(target)
+            if self.func is not None and (call.args and not target.startswith("[]") or may_be_project_call(target)):
+                self.func.call_nodes.append((target, call))
+            if self.func is not None:  # the classes every call of `target` here is protected from
+                protected = frozenset().union(*self.replacing)
+                before = self.func.caught.get(target)
+                self.func.caught[target] = protected if before is None else before & protected
         for kind, ref in extra:
             if kind == "call":
                 sink.add(ref)

@@ -13,7 +13,7 @@ around each statement), scopes and reaching definitions, imports, and the compou
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -23,7 +23,8 @@ from .bindings import STDERR_QUALIFIED, BindingNotes, target_names
 from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
-from .links import ModuleLinks, carries_message, is_main_test, replaces_exception
+from .catching import replaced_types
+from .links import ModuleLinks, carries_message, is_main_test
 from .scope import Binding, Reaching, Scope
 from .sink_recording import SinkRecording
 from .statement_shapes import equality_chain, exit_status, is_debug_test, match_values, output_runs, reports_something
@@ -81,7 +82,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         self.reaching: List[Reaching] = []  # per block being walked: the plain assignments that reach here
         self.links = ModuleLinks()
         self.main_depth = 0
-        self.guarded_calls: List[Set[str]] = []
+        self.replacing: List[FrozenSet[str]] = []  # per enclosing `try`: the classes its handlers catch and replace
         self.before_reply = False  # the next statement of the block is a raise or a return of a value
         self.exc_registry = exception_templates.Registry()
         self.error_tables = framework_sinks.ErrorTables()
@@ -321,18 +322,15 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             else:
                 caught.append(self.qualify(handler.type))
         self.catching.append(tuple(caught))
-        # calls in the body of a try whose catch-all handler sends its own text (it neither re-raises
-        # nor uses the exception): what they raise does not reach the reader
-        replaced = self.func is not None and any(replaces_exception(h, self) for h in stmt.handlers)
-        if replaced:
-            self.guarded_calls.append(set())
+        # what the calls in the body raise of these classes does not reach the reader: the handler
+        # neither re-raises nor uses it
+        self.replacing.append(replaced_types(stmt.handlers, self.qualify, self.code))
         try:
             self.body_of(stmt)
         finally:
             self.collectors.pop()
             self.catching.pop()
-            if replaced:
-                self.func.guarded |= self.guarded_calls.pop()
+            self.replacing.pop()
         for handler in stmt.handlers:
             self.except_handler(handler, collector)
         if stmt.orelse is not None:
@@ -354,7 +352,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             name = handler.name.name.value
             caught = types + (("raise_for_status",) if any(c.endswith("raise_for_status") for c in collector.calls) else ())
             self.scope.bind(name, Binding("except", caught=caught, tried=tuple(collector.operands)))
-        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes))
+        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes), len(self.guards))
         self.handlers.append(info)
         before = len(self.raw)
         try:
@@ -410,6 +408,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             exits_after=self.exits_after,
             exit_code=self.exit_code,
             catching=tuple(t for group in reversed(self.catching) for t in group),
+            replacing=frozenset().union(*self.replacing),
         )
 
     def record(self, kind: str, callee: str, node: cst.CSTNode, expr: Optional[cst.CSTNode], args: Sequence[cst.CSTNode] = (), **extra: object) -> None:

@@ -1,0 +1,84 @@
+"""What each argument of a call carries, for the project model's parameter inputs
+(`errlint.parameter_inputs`): a helper's parameter is caller input only when some call passes input.
+
+One call site is a list of `[slot, kind]`: `slot` is the argument's position (an int) or keyword (a
+str); `kind` is
+- "c": fixed, whatever the caller sent: a literal, a constant, the outcome of I/O or a lookup
+  (`member.name` of an archive, `TABLE[key]`), a value computed from those;
+- "s": input from a source of its own (a request, `sys.argv`, the environment);
+- "p:a,b": computed from the calling function's parameters `a` and `b` (input when they are);
+- "*": a spread (`*args`, `**kw`): any parameter may receive anything.
+"""
+from __future__ import annotations
+
+import builtins
+import sys
+from typing import List, Sequence, Tuple, Union
+
+import libcst as cst
+
+from . import nodes
+from .provenance import Provenance
+
+Site = List[List[Union[int, str]]]
+
+_BUILTINS = frozenset(dir(builtins))
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset({
+    "os", "sys", "re", "json", "logging", "subprocess", "pathlib", "time", "datetime", "collections", "itertools",
+    "functools", "typing", "asyncio", "shutil", "tempfile", "io", "math", "random", "hashlib", "base64", "uuid",
+    "urllib", "http", "socket", "threading", "inspect", "textwrap", "string", "struct", "copy", "enum", "dataclasses",
+})
+
+
+def may_be_project_call(target: str) -> bool:
+    """False for a callee that is a builtin or in the standard library: it cannot be a project
+    function, so its arguments are not worth classifying."""
+    head = target.split(".", 1)[0]
+    return head not in _BUILTINS and head not in _STDLIB
+
+
+def classify_call(call: cst.Call, source: Provenance, fixed: Provenance, params: Sequence[str]) -> Site:
+    """The argument kinds of one call. `source` is the calling function's provenance; `fixed` the
+    same with its parameters not counted as input (so "s" and "p:" can be told apart)."""
+    site: Site = []
+    position = 0
+    for arg in call.args:
+        if arg.star:
+            site.append(["*", "*"])
+            continue
+        slot: Union[int, str]
+        if arg.keyword is not None:
+            slot = arg.keyword.value
+        else:
+            slot = position
+            position += 1
+        if not source.is_input(arg.value):
+            kind = "c"
+        elif fixed.is_input(arg.value):
+            kind = "s"
+        else:
+            names = {n.value for n in nodes.iter_expr(arg.value) if isinstance(n, cst.Name)}
+            used = sorted(set(params) & (names | source.ancestors(names)))
+            kind = "p:" + ",".join(used) if used else "s"
+        site.append([slot, kind])
+    return site
+
+
+def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequence[str]) -> Tuple[dict, List[str]]:
+    """(`{callee: [site, ...]}`, names passed as arguments) for the calls one function makes. A
+    function passed on as a value (`map(check, xs)`, `pool.submit(job, x)`) is called by code
+    errlint does not see."""
+    source = Provenance(scope)
+    fixed = Provenance(scope, internal=True)
+    out: dict = {}
+    refs = set()
+    local = scope.bindings
+    for target, call in calls:
+        if may_be_project_call(target):
+            out.setdefault(target, []).append(classify_call(call, source, fixed, params))
+        for arg in call.args:
+            if isinstance(arg.value, (cst.Name, cst.Attribute)):
+                name = nodes.dotted(arg.value)
+                if name and name.split(".", 1)[0] not in local and may_be_project_call(name):
+                    refs.add(name)
+    return out, sorted(refs)

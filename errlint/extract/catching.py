@@ -1,0 +1,92 @@
+"""Which exceptions a `try` catches and replaces, and whether a handler catches a raised class.
+
+A handler *replaces* what its `try` body raised when its body neither re-raises it (a bare `raise`)
+nor uses it (its name, `sys.exc_info()`, `traceback.format_exc()`): the reader then sees the
+handler's own message, or nothing, never the raised text. A raise that every path from an entry
+point passes through such a handler is read by nobody (`errlint.reachability`).
+
+Classes are named by their last dotted name; "" stands for a catch-all (`except:`, `Exception`,
+`BaseException`). A handler catches a class by its name, by a builtin superclass
+(`except ArithmeticError` catches `OverflowError`) or by a project superclass (`bases`).
+"""
+from __future__ import annotations
+
+import builtins
+import re
+from typing import Callable, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
+
+import libcst as cst
+
+from . import nodes
+
+GENERIC_CATCH = frozenset({"", "Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
+# uses of the caught exception that do not go through its name
+_SURFACING = re.compile(r"^\s*raise\s*$|\bsys\.exc_info\(|\btraceback\.(format_exc|print_exc|format_exception)\(|\.exception\(|exc_info\s*=\s*True", re.M)
+
+
+def handler_types(handler: cst.ExceptHandler, qualify: Callable[[cst.CSTNode], str]) -> Tuple[str, ...]:
+    """The classes one `except` clause catches, by last name ("" for a catch-all)."""
+    if handler.type is None:
+        return ("",)
+    elements = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    out = []
+    for el in elements:
+        name = qualify(el) or nodes.dotted(el)
+        out.append("" if name in GENERIC_CATCH else name.rsplit(".", 1)[-1])
+    return tuple(out)
+
+
+def surfaces(handler: cst.ExceptHandler, code: str) -> bool:
+    """The handler re-raises the caught exception or uses it (its name, `sys.exc_info()`, a
+    traceback, `logger.exception`): the raised text reaches someone. `code` is the handler body's
+    source."""
+    name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else ""
+    if name and re.search(rf"\b{re.escape(name)}\b", code):
+        return True
+    return bool(_SURFACING.search(code))
+
+
+def replaced_types(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str]) -> FrozenSet[str]:
+    """The classes a `try` catches with a handler that replaces them."""
+    out = set()
+    for handler in handlers:
+        if not surfaces(handler, code(handler.body)):
+            out.update(handler_types(handler, qualify))
+    return frozenset(out)
+
+
+def _builtin_ancestors(cls: str) -> Tuple[str, ...]:
+    obj = getattr(builtins, cls, None)
+    if isinstance(obj, type) and issubclass(obj, BaseException):
+        return tuple(k.__name__ for k in obj.__mro__ if k.__name__ not in ("object", "Exception", "BaseException"))
+    return ()
+
+
+def ancestors(cls: str, bases: Mapping[str, Iterable[str]], depth: int = 0) -> FrozenSet[str]:
+    """`cls` and every superclass of it errlint can name: builtin ones, and project ones through
+    `bases` (class name -> base names)."""
+    out = {cls, *_builtin_ancestors(cls)}
+    if depth < 8:
+        for base in bases.get(cls, ()):
+            last = base.rsplit(".", 1)[-1]
+            if last not in out:
+                out |= ancestors(last, bases, depth + 1)
+    return frozenset(out)
+
+
+def catches(types: Iterable[str], cls: str, bases: Mapping[str, Iterable[str]]) -> bool:
+    """A handler for `types` catches a raise of class `cls` (by last name; "" for an unknown class,
+    which only a catch-all catches)."""
+    types = set(types)
+    if "" in types:
+        return True
+    return bool(cls) and bool(types & ancestors(cls, bases))
+
+
+def raised_class(message) -> Optional[str]:
+    """The class a raised message is raised as (last dotted name; "" when it is not a class name),
+    None when the message is not raised."""
+    if message.sink != "raise" and not message.extra.get("raised"):
+        return None
+    cls = message.callee.rsplit(".", 1)[-1]
+    return cls if cls[:1].isupper() else ""

@@ -1,0 +1,109 @@
+"""Which parameters of each project function may carry caller input, across the project.
+
+A parameter carries input when some call passes it input: a value from a source (a request,
+`sys.argv`, the environment), or one computed from a parameter of the calling function that carries
+input itself. What each call passes comes from the per-file pass (`extract.call_arguments`).
+
+Every parameter of a function carries input when errlint cannot see all its callers: an entry point,
+a function nothing in the project calls but its tests (a library's API, a callback a framework calls), or one
+reached another way (a dispatch table, a decorator, a function passed on as an argument, a call at
+module level).
+
+A helper whose every call passes fixed values (literals, constants, data read from a file or an
+archive) gets no input through its parameters, so a guard on them is an internal check, not one the
+caller can satisfy (`engine` keeps a variant of such a message's findings judged that way).
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Set, Tuple
+
+from .project_model import ProjectModel, is_test_module
+
+Sites = List[Tuple[str, list]]
+
+
+def _parameter(sig: list, slot, method: bool) -> Optional[str]:
+    positional, keyword_only, star, kwstar = sig
+    if isinstance(slot, int):
+        index = slot + (1 if method else 0)
+        return positional[index] if index < len(positional) else star or None
+    return slot if slot in positional or slot in keyword_only else kwstar or None
+
+
+def _all(sig: list) -> Set[str]:
+    positional, keyword_only, star, kwstar = sig
+    return {p for p in positional + keyword_only + [star, kwstar] if p and p not in ("self", "cls")}
+
+
+def input_params(model: ProjectModel, entries: Set[str]) -> Dict[str, Set[str]]:
+    """fq -> the parameters of the function that may carry caller input."""
+    incoming: Dict[str, Sites] = {}
+    unknown: Set[str] = set(entries)
+    for fq, fn in model.functions.items():
+        module = model.module_of[fq]
+        if is_test_module(module):  # tests call with fixed values by design; they say nothing of real callers
+            continue
+        args = fn.get("args", {})
+        for name in fn["calls"]:
+            sites = args.get(name)
+            for target in model.resolve(module, name, fq):
+                if sites is None:
+                    unknown.add(target)
+                else:
+                    incoming.setdefault(target, []).extend((fq, site) for site in sites)
+        for name in fn["decos"] + fn.get("refs", []):
+            unknown.update(model.resolve(module, name, fq))
+        unknown.update(model.nested(fq))
+    for module, summary in model.modules.items():
+        for name in summary["main"] + summary["mcalls"]:
+            unknown.update(model.resolve(module, name))
+    inputs: Dict[str, Set[str]] = {}
+    for fq, fn in model.functions.items():
+        sig = fn.get("params") or [[], [], "", ""]
+        inputs[fq] = _all(sig) if fq in unknown or fq not in incoming else set()
+    changed = True
+    rounds = 0
+    while changed and rounds < 50:
+        changed, rounds = False, rounds + 1
+        for target, sites in incoming.items():
+            fn = model.functions.get(target)
+            if fn is None or fq_all(inputs, target, fn):
+                continue
+            sig = fn.get("params") or [[], [], "", ""]
+            method = bool(fn["cls"]) and bool(sig[0]) and sig[0][0] in ("self", "cls")
+            have = inputs[target]
+            for caller, site in sites:
+                for slot, kind in site:
+                    if kind == "*":
+                        new = _all(sig)
+                    elif kind == "s" or kind.startswith("p:") and set(kind[2:].split(",")) & inputs.get(caller, set()):
+                        param = _parameter(sig, slot, method)
+                        new = {param} if param else set()
+                    else:
+                        continue
+                    if not new <= have:
+                        have |= new
+                        changed = True
+    return inputs
+
+
+def fq_all(inputs: Dict[str, Set[str]], fq: str, fn: dict) -> bool:
+    """Every parameter of `fq` already carries input (nothing more to learn)."""
+    return inputs[fq] == _all(fn.get("params") or [[], [], "", ""])
+
+
+class ParameterInputs:
+    """Lazily computed `input_params` for one project model."""
+
+    def __init__(self, model: ProjectModel, entries: Set[str]):
+        self.model = model
+        self.entries = entries
+        self._inputs: Optional[Dict[str, Set[str]]] = None
+
+    def fixed(self, fq: str) -> bool:
+        """True when no parameter of `fq` carries caller input: every call in the project passes
+        fixed values."""
+        if self._inputs is None:
+            self._inputs = input_params(self.model, self.entries)
+        fn = self.model.functions.get(fq)
+        return fn is not None and bool(_all(fn.get("params") or [[], [], "", ""])) and not self._inputs.get(fq)

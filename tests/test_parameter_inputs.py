@@ -1,0 +1,119 @@
+"""A helper's parameter is caller input only when some call in the project passes input
+(`extract.call_arguments`, `parameter_inputs`). A guard on parameters that every call fills with
+fixed values (literals, constants, data read from a file or an archive) is a check of the project's
+own code: no content finding."""
+from __future__ import annotations
+
+from errlint.extract.call_arguments import classify_call
+from errlint.extract.provenance import Provenance
+from errlint.extract.walker import extract
+from errlint.parameter_inputs import input_params
+from errlint.project_model import ProjectModel, summarize
+
+import libcst as cst
+
+from test_audience import make_project, run_json
+
+CHECK = '''
+PERMS = {"r", "w"}
+
+def check(permission):
+    if permission not in PERMS:
+        raise ValueError("Invalid permission argument: %r" % permission)
+    return True
+'''
+
+
+def codes_in(tmp_path, monkeypatch, files: dict, filename: str = "helpers.py") -> set:
+    diagnostics = run_json(make_project(tmp_path, files), monkeypatch, "--preview")
+    return {(d["location"]["row"], d["code"]) for d in diagnostics if d["filename"] == filename}
+
+
+def cli(body: str) -> str:
+    return "import click\nimport helpers\n\n@click.command()\n@click.argument('name')\ndef main(name):\n" + body
+
+
+def test_every_call_passes_a_literal(tmp_path, monkeypatch):
+    files = {"helpers.py": CHECK, "cli.py": cli("    helpers.check('r')\n    if helpers.check('w'):\n        click.echo(name)\n")}
+    assert codes_in(tmp_path, monkeypatch, files) == set()
+
+
+def test_one_call_passes_the_command_argument(tmp_path, monkeypatch):
+    files = {"helpers.py": CHECK, "cli.py": cli("    helpers.check('r')\n    helpers.check(name)\n")}
+    assert codes_in(tmp_path, monkeypatch, files) == {(6, "AEM204")}
+
+
+def test_input_passed_on_through_another_helper(tmp_path, monkeypatch):
+    # cli -> relay(name) -> check(perm): the chain carries the command's argument
+    relay = "import helpers\n\ndef relay(perm, flag=False):\n    return helpers.check(perm.lower())\n"
+    files = {"helpers.py": CHECK, "relay.py": relay, "cli.py": cli("    import relay\n    relay.relay(name)\n")}
+    assert codes_in(tmp_path, monkeypatch, files) == {(6, "AEM204")}
+    # the same chain fed a constant is the project's own check
+    files["cli.py"] = cli("    import relay\n    relay.relay('R', flag=name)\n")
+    assert codes_in(tmp_path / "b", monkeypatch, files) == set()
+
+
+def test_values_read_from_an_archive_are_not_input(tmp_path, monkeypatch):
+    helper = ('def safe_member(name):\n    if ".." in name.split("/"):\n        raise ValueError(f"unsafe path in archive: {name}")\n'
+              '    return name\n')
+    server = ("import tarfile, io\nimport httpx\nfrom fastmcp import FastMCP\nimport helpers\nmcp = FastMCP('x')\n\n"
+              "@mcp.tool()\ndef unpack(paper_id: str) -> str:\n    data = httpx.get(f'https://arxiv.org/e-print/{paper_id}').content\n"
+              "    with tarfile.open(fileobj=io.BytesIO(data)) as archive:\n        for member in archive.getmembers():\n"
+              "            helpers.safe_member(member.name)\n    return 'ok'\n")
+    assert codes_in(tmp_path, monkeypatch, {"helpers.py": helper, "server.py": server}) == set()
+    # handed the tool's own argument, the same guard is the agent's to satisfy
+    server_input = server.replace("helpers.safe_member(member.name)", "helpers.safe_member(paper_id)")
+    assert (3, "AEM204") in codes_in(tmp_path / "b", monkeypatch, {"helpers.py": helper, "server.py": server_input})
+
+
+def test_a_method_called_with_constants_through_self(tmp_path, monkeypatch):
+    helper = ("class Access:\n    def __init__(self, perms):\n        self.perms = perms\n\n"
+              "    def check(self, permission):\n        if permission not in ('r', 'w'):\n"
+              "            raise ValueError(f'Invalid permission argument: {permission!r}')\n        return permission in self.perms\n\n"
+              "    def can_read(self):\n        return self.check('r')\n")
+    body = "    access = helpers.Access(name)\n    click.echo(access.can_read())\n"
+    assert codes_in(tmp_path, monkeypatch, {"helpers.py": helper, "cli.py": cli(body)}) == set()
+
+
+def test_a_function_nothing_in_the_project_calls_keeps_its_findings(tmp_path, monkeypatch):
+    # a library's API: its callers are outside the project, so its parameters are input
+    assert codes_in(tmp_path, monkeypatch, {"helpers.py": CHECK}) == {(6, "AEM204")}
+
+
+def test_a_function_passed_as_a_callback_keeps_its_findings(tmp_path, monkeypatch):
+    body = "    helpers.check('r')\n    for p in map(helpers.check, name.split(',')):\n        click.echo(p)\n"
+    assert codes_in(tmp_path, monkeypatch, {"helpers.py": CHECK, "cli.py": cli(body)}) == {(6, "AEM204")}
+
+
+def _site(code: str) -> list:
+    facts = extract(cst.parse_module(code))
+    fn = next(f for f in facts.functions if f.name == "caller")
+    return fn.call_args, fn.refs
+
+
+def test_argument_kinds():
+    args, refs = _site("import os, helpers\nLIMIT = 3\ndef caller(a, b, *rest, **kw):\n    x = a.strip()\n    t = {'k': 1}\n"
+                 "    helpers.f(1, x, LIMIT, t[b], os.environ['HOME'], *rest, key=b, **kw)\n")
+    assert args["helpers.f"] == [[[0, "c"], [1, "p:a"], [2, "c"], [3, "c"], [4, "s"], ["*", "*"], ["key", "p:b"], ["*", "*"]]]
+    assert refs == ["LIMIT"]  # names passed on (a function would be called elsewhere); locals are left out
+
+
+def test_fixpoint_over_a_chain():
+    files = {
+        "/p/cli.py": "import click\nimport mid\n@click.command()\n@click.argument('n')\ndef main(n):\n    mid.relay(n, 2)\n",
+        "/p/mid.py": "import leaf\ndef relay(value, other):\n    leaf.use(other)\n    leaf.use2(value)\n",
+        "/p/leaf.py": "def use(v):\n    return v\ndef use2(v):\n    return v\n",
+    }
+    summaries = [(path, summarize(extract(cst.parse_module(code)))) for path, code in files.items()]
+    model = ProjectModel(summaries)
+    entries = {node for node, _, _ in model.entry_points()}
+    inputs = input_params(model, entries)
+    assert inputs["mid.relay"] == {"value"}
+    assert inputs["leaf.use"] == set()
+    assert inputs["leaf.use2"] == {"v"}
+    assert inputs["cli.main"] == {"n"}
+
+
+def test_calls_from_tests_do_not_fix_a_parameter(tmp_path, monkeypatch):
+    test = "import helpers\n\ndef test_rejects():\n    helpers.check('x')\n"
+    assert codes_in(tmp_path, monkeypatch, {"helpers.py": CHECK, "tests/test_helpers.py": test}) == {(6, "AEM204")}

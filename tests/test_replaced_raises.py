@@ -1,0 +1,126 @@
+"""A raise that every call path from an entry point catches and replaces is read by nobody: the
+handler's own message (or none) is what the reader gets, so the raise gets no findings
+(`extract.catching`, `reachability.Reach.raise_audience`). A raise caught in its own function is
+control flow when the handler replaces it or it has no text (`checks.base.caught_locally`)."""
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from errlint.cli import main
+from errlint.extract.catching import ancestors, catches
+
+from test_audience import found, make_project, run_json
+
+HELPER = '''
+def load(data):
+    if not data.startswith("{"):
+        raise ValueError("Invalid JSON")
+    return data
+'''
+
+
+def cli_calling(body: str) -> str:
+    return "import click\nimport helpers\n\n@click.command()\n@click.argument('data')\ndef main(data):\n" + body
+
+
+def findings_in_helper(tmp_path, monkeypatch, cli_body: str, helper: str = HELPER, extra: dict = None) -> set:
+    files = {"helpers.py": helper, "cli.py": cli_calling(cli_body), **(extra or {})}
+    diagnostics = run_json(make_project(tmp_path, files), monkeypatch, "--preview", "--select", "AEM101")
+    return {(d["row"] if "row" in d else d["location"]["row"], d["code"], d["audience"]) for d in diagnostics if d["filename"] == "helpers.py"}
+
+
+def test_caller_catches_by_name_and_falls_back(tmp_path, monkeypatch):
+    body = "    try:\n        obj = helpers.load(data)\n    except ValueError:\n        obj = data\n    click.echo(obj)\n"
+    assert findings_in_helper(tmp_path, monkeypatch, body) == set()
+
+
+def test_caller_catches_a_builtin_superclass(tmp_path, monkeypatch):
+    helper = "def check(n):\n    if n > 10:\n        raise OverflowError('too large')\n"
+    body = "    try:\n        helpers.check(len(data))\n    except ArithmeticError:\n        raise click.ClickException(f'{data!r} is longer than 10 characters; pass a shorter value')\n"
+    assert findings_in_helper(tmp_path, monkeypatch, body, helper) == set()
+
+
+def test_caller_that_shows_the_exception_text_keeps_the_findings(tmp_path, monkeypatch):
+    body = "    try:\n        helpers.load(data)\n    except ValueError as exc:\n        raise click.ClickException(f'cannot read DATA: {exc}')\n"
+    assert findings_in_helper(tmp_path, monkeypatch, body) == {(4, "AEM101", "cli")}
+
+
+def test_caller_that_re_raises_keeps_the_findings(tmp_path, monkeypatch):
+    body = "    try:\n        helpers.load(data)\n    except ValueError:\n        click.echo('logging it', err=True)\n        raise\n"
+    assert findings_in_helper(tmp_path, monkeypatch, body) == {(4, "AEM101", "cli")}
+
+
+def test_one_unprotected_call_keeps_the_findings(tmp_path, monkeypatch):
+    # the same callee called once inside the try and once outside it: the second call passes the raise on
+    body = "    try:\n        helpers.load(data)\n    except ValueError:\n        pass\n    helpers.load(data[1:])\n"
+    assert findings_in_helper(tmp_path, monkeypatch, body) == {(4, "AEM101", "cli")}
+
+
+def test_a_second_entry_point_that_does_not_catch_keeps_the_findings(tmp_path, monkeypatch):
+    body = "    try:\n        helpers.load(data)\n    except ValueError:\n        pass\n"
+    server = ("from fastmcp import FastMCP\nimport helpers\nmcp = FastMCP('x')\n\n@mcp.tool()\n"
+              "def read(data: str) -> str:\n    return helpers.load(data)\n")
+    assert findings_in_helper(tmp_path, monkeypatch, body, extra={"server.py": server}) == {(4, "AEM101", "agent")}
+
+
+def test_a_project_base_class_caught_by_the_caller(tmp_path, monkeypatch):
+    helper = ("class StoreError(Exception):\n    pass\n\nclass Missing(StoreError):\n    pass\n\n"
+              "def get(key):\n    if key not in {'a'}:\n        raise Missing('Not found')\n")
+    body = "    try:\n        helpers.get(data)\n    except helpers.StoreError:\n        raise click.ClickException(f'no record {data!r}; run `app list` to see the keys')\n"
+    assert findings_in_helper(tmp_path, monkeypatch, body, helper) == set()
+
+
+def test_a_class_the_caller_does_not_catch_passes(tmp_path, monkeypatch):
+    body = "    try:\n        helpers.load(data)\n    except KeyError:\n        pass\n"
+    assert findings_in_helper(tmp_path, monkeypatch, body) == {(4, "AEM101", "cli")}
+
+
+def test_show_audience_says_nobody_reads_it(tmp_path, monkeypatch):
+    body = "    try:\n        helpers.load(data)\n    except ValueError:\n        pass\n"
+    root = make_project(tmp_path, {"helpers.py": HELPER, "cli.py": cli_calling(body)})
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["check", "--show-audience", "helpers.py:4", "."])
+    assert result.exit_code == 0, result.output
+    assert "read by nobody" in result.output and "catches ValueError" in result.output
+    assert "cli.main -> helpers.load" in result.output
+
+
+def test_a_flag_raised_and_caught_in_its_own_function(tmp_path, monkeypatch):
+    # radicale's shape: a message-less raise used as a flag, caught by the function's own catch-all
+    helper = ("import sys\n\ndef prepare(items, limit):\n    stored = None\n    try:\n        for item in items:\n"
+              "            if len(item) > limit:\n                raise OverflowError\n    except Exception:\n"
+              "        stored = sys.exc_info()\n    return stored\n")
+    body = "    if helpers.prepare([data], 10):\n        raise click.ClickException('DATA is longer than 10 characters; pass a shorter value')\n"
+    assert findings_in_helper(tmp_path, monkeypatch, body, helper) == set()
+
+
+def test_a_message_raised_in_a_try_whose_handler_shows_it_is_judged(tmp_path, monkeypatch):
+    helper = ("def parse(text):\n    try:\n        if not text:\n            raise ValueError('Invalid input')\n"
+              "        return int(text)\n    except ValueError as exc:\n        raise RuntimeError(f'parse: {exc}')\n")
+    body = "    helpers.parse(data)\n"
+    assert (4, "AEM101", "cli") in findings_in_helper(tmp_path, monkeypatch, body, helper)
+
+
+def test_class_matching():
+    assert catches(["ArithmeticError"], "OverflowError", {})
+    assert catches(["LookupError"], "KeyError", {})
+    assert not catches(["KeyError"], "ValueError", {})
+    assert catches([""], "Anything", {})
+    assert not catches(["ValueError"], "", {})  # an unknown class: only a catch-all catches it
+    bases = {"Missing": ["StoreError"], "StoreError": ["Exception"]}
+    assert catches(["StoreError"], "Missing", bases)
+    assert ancestors("Missing", bases) >= {"Missing", "StoreError"}
+    assert catches(["ValueError"], "UnicodeDecodeError", {})
+
+
+def test_a_tool_error_raised_in_a_helper_and_replaced_by_the_tool(tmp_path, monkeypatch):
+    # a sink that names its reader (ToolError) in a helper: the tool's catch-all replaces it
+    helper = "from fastmcp.exceptions import ToolError\n\ndef fetch(key):\n    if not key:\n        raise ToolError('An error occurred')\n    return key\n"
+    server = ("from fastmcp import FastMCP\nimport helpers\nmcp = FastMCP('x')\n\n@mcp.tool()\n"
+              "def read(key: str) -> str:\n    try:\n        return helpers.fetch(key)\n    except Exception:\n"
+              "        return 'Error: key is empty; pass a key from list_keys'\n")
+    diagnostics = run_json(make_project(tmp_path, {"helpers.py": helper, "server.py": server}), monkeypatch, "--preview", "--select", "AEM101")
+    assert [d for d in diagnostics if d["filename"] == "helpers.py"] == []
+    server_shows = server.replace("except Exception:\n        return 'Error: key is empty; pass a key from list_keys'", "except Exception as exc:\n        return f'Error: {exc}'")
+    diagnostics = run_json(make_project(tmp_path / "b", {"helpers.py": helper, "server.py": server_shows}), monkeypatch, "--preview", "--select", "AEM101")
+    assert found([d for d in diagnostics if d["filename"] == "helpers.py"]) == {("helpers.py", 5, "AEM101")}
