@@ -64,12 +64,18 @@ def cmd_run(args) -> int:
 def cmd_compare(args) -> int:
     packages = _packages(args)
     sources = prepare(packages, args.cache)
-    tmp = checkout(args.compare)
-    try:
-        say(f"checking {len(sources)} packages with errlint at {args.compare}")
-        before = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say)
-    finally:
-        tmp.cleanup()
+    if args.before and args.before.exists():  # REV's findings, saved by an earlier --compare run
+        before = read_jsonl(args.before)
+        say(f"read {len(before)} findings of {args.compare} from {args.before}")
+    else:
+        tmp = checkout(args.compare)
+        try:
+            say(f"checking {len(sources)} packages with errlint at {args.compare}")
+            before = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say)
+        finally:
+            tmp.cleanup()
+        if args.before:
+            write_jsonl(args.before, before)
     if args.against:
         tmp = checkout(args.against)
         try:
@@ -151,6 +157,7 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", metavar="REV", help="compare REV's findings with this checkout's")
     ap.add_argument("--against", metavar="REV", help="with --compare: compare with REV instead of this checkout")
     ap.add_argument("--limit", type=int, default=20, help="findings listed per rule in --compare")
+    ap.add_argument("--before", type=Path, metavar="FILE", help="with --compare: REV's findings are read from FILE if it exists, else written there (run REV once, compare many times)")
     ap.add_argument("--only", help="comma-separated package names or kinds (mcp, cli, web, sdk)")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="packages checked at once")
     ap.add_argument("--per-rule", type=int, default=25, help="sample: findings per default-on rule")

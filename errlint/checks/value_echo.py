@@ -4,7 +4,10 @@ caller's inputs; a bounded summary, a stated bound or the name of a missing key 
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable
+
+import libcst as cst
 
 from ..extract.context import GuardFacts
 from ..extract.fixability import is_unbounded_param
@@ -23,7 +26,10 @@ class MissingValueEcho(PartRule):
     Flags a message raised under a guard that tests a value the caller passed (`if x not in ...`,
     `if len(x) > 5`, `if not re.match(..., x)`, `if not x.endswith(".md")`) when the message does not
     interpolate that value. Emptiness checks (`if not x`, `x is None`) and pydantic validators are
-    exempt; for dicts and lists a bounded summary (the missing keys, `len(x)`) is expected.
+    exempt; for dicts and lists a bounded summary (the missing keys, `len(x)`) is expected. So is a
+    message that names the input when the value is the one the caller passed as is (a parameter of
+    a tool, a CLI command or an argparse `type=` converter, or computed from one; not an element of a
+    collection or a count): the caller knows what it sent.
 
     ## Why is this bad?
     "Invalid date" makes the agent search its own call for the culprit; "date '2026-02-30' does not
@@ -99,6 +105,8 @@ class MissingValueEcho(PartRule):
                 continue
             ranked = [n for n in failing_inputs(message, ctx) if n in names]
             name = ranked[0] if ranked else sorted(names)[0]
+            if not unbounded and name not in facts.counted and _sent_as_is(message, name) and _names_input(template, name, message):
+                continue  # the caller sent this one value itself, and the message names it: the echo adds nothing
             width = self.options["echo-width"]
             keyed = [(c, k) for c in sorted(names) for k in facts.keys.get(c, ())]
             if keyed and name in facts.keys:  # `args.get("amount", 0) <= 0`: the value that failed is args["amount"]
@@ -132,6 +140,38 @@ class MissingValueEcho(PartRule):
                 fix=fix,
             )
             return
+
+
+def _sent_as_is(message: Message, name: str) -> bool:
+    """`name` is one value the caller passed: a parameter of the entry point itself (an MCP tool, a
+    CLI command or callback, an argparse `type=` converter), or computed from exactly one
+    (`url_str = str(url)`, `val = arg.lower()`), not an element of a collection (a loop target, a
+    lookup) the caller cannot tell apart. A helper's parameter may be one of many entries."""
+    function = message.context.function
+    scope = message.scope
+    if function is None or scope is None or function.role not in ("tool", "lowlevel", "cli"):
+        return False
+    roots = ({name} | provenance(message).ancestors({name})) & set(function.param_names)
+    if len(roots) != 1:
+        return False
+    for n in {name} | provenance(message).ancestors({name}):
+        for binding in scope.lookup(n):
+            if binding.kind in ("loop", "with") or binding.value is not None and isinstance(binding.value, cst.Subscript):
+                return False
+    return True
+
+
+def _names_input(template: Template, name: str, message: Message) -> bool:
+    """The message names the input: its name, the parameter it came from, a command-line flag, or
+    a word of its name (`url_str` -> "URL")."""
+    function = message.context.function
+    candidates = {name} | (provenance(message).ancestors({name}) & set(function.param_names) if function is not None else set())
+    for candidate in candidates:
+        if mentions(template, candidate) or any(mentions(template, flag.lstrip("-")) for flag in function.aliases.get(candidate, ())):
+            return True
+        if any(len(word) >= 3 and mentions(template, word) for word in candidate.split("_")):
+            return True
+    return bool(re.search(r"(?<![\w-])--[a-z][\w-]+", template.literal))
 
 
 def _names_missing_key(template: Template, facts: GuardFacts) -> bool:

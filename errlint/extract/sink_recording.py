@@ -163,6 +163,10 @@ class SinkRecording:
             cb = nodes.keyword_arg(call, "callback")
             if isinstance(cb, cst.Name):
                 self.callbacks.add(cb.value)
+        elif method == "add_argument":  # argparse calls a `type=` converter with the one value the user typed
+            converter = nodes.keyword_arg(call, "type")
+            if isinstance(converter, cst.Name):
+                self.callbacks.add(converter.value)
 
     def _link_call(self, call: cst.Call, func: cst.CSTNode, callee: str) -> None:
         """Record a call for the project model: its qualified callee (`[]T` for a call through the

@@ -1,0 +1,59 @@
+"""AEM202 asks for the rejected value only where the reader cannot tell it: a message that names the
+input, about the one value the caller passed to the entry point as is, needs no echo. An element of a
+collection, a count, a helper's parameter (one of many entries, maybe) and an unnamed input still do."""
+from __future__ import annotations
+
+from conftest import lint
+
+from errlint.config import Settings
+
+PREVIEW = Settings(preview=True)
+HEAD = "import argparse\nimport click\nfrom fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n"
+
+
+def echo_rows(code: str) -> list:
+    return sorted(d.location.row for d in lint(HEAD + code, select=["AEM202"], settings=PREVIEW))
+
+
+def test_tool_argument_named_in_the_message():
+    code = "@mcp.tool()\ndef read_doc(url: str) -> str:\n    url_str = str(url)\n    if not url_str.endswith('.html'):\n        raise ToolError('URL must end with .html')\n    return url_str\n"
+    assert echo_rows(code) == []
+
+
+def test_argparse_type_converter_naming_its_flag():
+    code = ("def non_negative(value):\n    msg = '--cooldown must be a non-negative integer'\n    try:\n        n = int(value)\n"
+            "    except ValueError as exc:\n        raise argparse.ArgumentTypeError(msg) from exc\n    if n < 0:\n"
+            "        raise argparse.ArgumentTypeError(msg)\n    return n\n\n"
+            "parser = argparse.ArgumentParser()\nparser.add_argument('--cooldown', type=non_negative)\n")
+    assert echo_rows(code) == []
+    # the same converter nothing registers is a helper: its value may be one of many
+    assert echo_rows(code.replace(", type=non_negative", "")) == [11]
+
+
+def test_click_option_value_named_by_its_flag():
+    code = ("@click.command()\n@click.option('--level', 'lvl')\ndef run(lvl):\n    if lvl not in ('debug', 'info'):\n"
+            "        raise click.ClickException('--level must be debug or info')\n")
+    assert echo_rows(code) == []
+
+
+def test_an_element_of_a_list_is_still_asked_for():
+    code = ("@mcp.tool()\ndef search(columns: list) -> str:\n    for col in columns:\n        if col not in ('a', 'b'):\n"
+            "            raise ToolError('Cannot search by that column; pass a or b')\n    return 'ok'\n")
+    assert echo_rows(code) == [10]
+
+
+def test_a_count_is_still_asked_for():
+    code = ("@click.command()\n@click.argument('patterns', nargs=-1)\ndef purge(patterns):\n    if len(patterns) > 1:\n"
+            "        raise click.UsageError('Too many patterns supplied')\n")
+    assert echo_rows(code) == [10]
+
+
+def test_an_input_the_message_does_not_name_is_still_asked_for():
+    code = "@mcp.tool()\ndef crop(box: str) -> str:\n    if not box.startswith('('):\n        raise ToolError('Invalid value; pass a tuple like (1, 2)')\n    return box\n"
+    assert echo_rows(code) == [9]
+
+
+def test_a_helper_parameter_is_still_asked_for():
+    code = ("import logging, sys\nlog = logging.getLogger('x')\n\ndef split_pair(raw: str):\n    if '=' not in raw:\n"
+            "        log.error('Malformed --env entry. Expected NAME=VALUE')\n        sys.exit(1)\n    return raw.split('=', 1)\n")
+    assert echo_rows(code) == [11]
