@@ -37,26 +37,18 @@ def _all(sig: list) -> Set[str]:
 
 def input_params(model: ProjectModel, entries: Set[str]) -> Dict[str, Set[str]]:
     """fq -> the parameters of the function that may carry caller input."""
+    calls, other = model.incoming()
     incoming: Dict[str, Sites] = {}
-    unknown: Set[str] = set(entries)
-    for fq, fn in model.functions.items():
-        module = model.module_of[fq]
-        if is_test_module(module):  # tests call with fixed values by design; they say nothing of real callers
-            continue
-        args = fn.get("args", {})
-        for name in fn["calls"]:
-            sites = args.get(name)
-            for target in model.resolve(module, name, fq):
-                if sites is None:
-                    unknown.add(target)
-                else:
-                    incoming.setdefault(target, []).extend((fq, site) for site in sites)
-        for name in fn["decos"] + fn.get("refs", []):
-            unknown.update(model.resolve(module, name, fq))
-        unknown.update(model.nested(fq))
-    for module, summary in model.modules.items():
-        for name in summary["main"] + summary["mcalls"]:
-            unknown.update(model.resolve(module, name))
+    unknown: Set[str] = set(entries) | other
+    for target, edges in calls.items():
+        for caller, name, _ in edges:
+            if is_test_module(model.module_of[caller]):  # tests call with fixed values by design; they say nothing of real callers
+                continue
+            sites = model.functions[caller].get("args", {}).get(name)
+            if sites is None:  # a call through a dispatch table or an unclassified callee: any argument
+                unknown.add(target)
+            else:
+                incoming.setdefault(target, []).extend((caller, site) for site in sites)
     inputs: Dict[str, Set[str]] = {}
     for fq, fn in model.functions.items():
         sig = fn.get("params") or [[], [], "", ""]

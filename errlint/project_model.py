@@ -113,6 +113,7 @@ class ProjectModel:
         self._cache: Dict[Tuple[str, str, str], Tuple[str, ...]] = {}
         self._linked: Optional[Set[str]] = None
         self._bases: Optional[Dict[str, List[str]]] = None
+        self._incoming: Optional[Tuple[Dict[str, List[Tuple[str, str, Tuple[str, ...]]]], Set[str]]] = None
 
     # ------------------------------------------------------------------ entry points
     def entry_points(self) -> List[Tuple[str, str, str]]:
@@ -166,6 +167,28 @@ class ProjectModel:
                             break
             self._linked = linked
         return self._linked
+
+    def incoming(self) -> Tuple[Dict[str, List[Tuple[str, str, Tuple[str, ...]]]], Set[str]]:
+        """Every call between project functions, by callee: (caller, the name it called, classes
+        caught and replaced around the call); and the functions also reached in ways that carry no
+        call site (decorators, nested functions, functions passed on as values, module-level calls)."""
+        if self._incoming is None:
+            incoming: Dict[str, List[Tuple[str, str, Tuple[str, ...]]]] = {}
+            other: Set[str] = set()
+            for fq, fn in self.functions.items():
+                module = self.module_of[fq]
+                caught = fn.get("caught", {})
+                for name in fn["calls"]:
+                    for target in self.resolve(module, name, fq):
+                        incoming.setdefault(target, []).append((fq, name, tuple(caught.get(name, ()))))
+                for name in fn["decos"] + fn.get("refs", []):
+                    other.update(self.resolve(module, name, fq))
+                other.update(self.nested(fq))
+            for module, summary in self.modules.items():
+                for name in summary["main"] + summary["mcalls"]:
+                    other.update(self.resolve(module, name))
+            self._incoming = (incoming, other)
+        return self._incoming
 
     def tool_name(self, fq: str) -> str:
         fn = self.functions.get(fq)

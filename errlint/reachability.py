@@ -20,7 +20,7 @@ from .entry_points import AUDIENCE_ORDER
 from .extract.catching import catches
 from .model import Diagnostic
 from .parameter_inputs import ParameterInputs
-from .project_model import ProjectModel
+from .project_model import ProjectModel, is_test_module
 
 MAX_NAMED = 3
 NOBODY = "none"  # the variant of a raise that every path from an entry point catches and replaces
@@ -113,6 +113,19 @@ class Reach:
             self._raised[key] = (best, tuple(chain))
         return self._raised[key]
 
+    def replaced_by_callers(self, fq: str, cls: str, depth: int = 0) -> bool:
+        """For code no entry point reaches in an application: every project caller of `fq` (tests
+        left out) catches and replaces `cls`, or passes it on to callers that all do. A function
+        with no such caller, or reached another way, may have callers errlint does not see."""
+        calls, other = self.model.incoming()
+        if self.library or fq in other or fq in self.roots or depth > 8:
+            return False
+        edges = [e for e in calls.get(fq, ()) if not is_test_module(self.model.module_of[e[0]])]
+        if not edges:
+            return False
+        bases = self.model.class_bases
+        return all(catches(types, cls, bases) or caller != fq and self.replaced_by_callers(caller, cls, depth + 1) for caller, _, types in edges)
+
     def chain(self, audience: str, fq: str) -> Tuple[str, ...]:
         out = [fq]
         parent = self.parent[audience]
@@ -153,6 +166,8 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
                 else:
                     chain = reach.chain(audience, node)
                 return record["fixed"], (reach.entry_label(chain[0]),), ""
+        if "cls" in record and reach.replaced_by_callers(node, record["cls"]):
+            return NOBODY, (), ""
         if module not in reach.entry_modules and module not in reach.model.linked_modules():
             return record["fixed"], (), ""  # a module nothing imports (a plugin, a script): trust the sink
         return record["fallback"], (), ""
@@ -168,6 +183,8 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
         if raised is None:
             return NOBODY, (), ""
         audience = raised
+    elif "cls" in record and reach.replaced_by_callers(node, record["cls"]):
+        return NOBODY, (), ""
     return audience, ((reach.entry_label(chain[0]),) if chain else ()), ""
 
 
@@ -217,6 +234,10 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
         return [f"read by nobody: every call path from an entry point to {node} catches {cls} and replaces it "
                 "(the handler neither re-raises nor uses it); the handler's own message is judged",
                 "call chain (ignoring the handlers): " + " -> ".join(chain)]
+    if not chain and "cls" in record and reach.replaced_by_callers(node, record["cls"]):
+        cls = record["cls"] or "this exception"
+        return [f"read by nobody: no entry point reaches {node}, and every caller in the project catches {cls} "
+                "and replaces it (the handler neither re-raises nor uses it); the handler's own message is judged"]
     if record["kind"] == "sink":
         picked, _, _ = choose(reach, module, record)
         if chain:

@@ -124,3 +124,26 @@ def test_a_tool_error_raised_in_a_helper_and_replaced_by_the_tool(tmp_path, monk
     server_shows = server.replace("except Exception:\n        return 'Error: key is empty; pass a key from list_keys'", "except Exception as exc:\n        return f'Error: {exc}'")
     diagnostics = run_json(make_project(tmp_path / "b", {"helpers.py": helper, "server.py": server_shows}), monkeypatch, "--preview", "--select", "AEM101")
     assert found([d for d in diagnostics if d["filename"] == "helpers.py"]) == {("helpers.py", 5, "AEM101")}
+
+
+def test_code_no_entry_point_reaches_whose_callers_all_replace_the_raise(tmp_path, monkeypatch):
+    # httpie's shape: a formatter plugin (loaded by name, so no entry point reaches it) calls the helper
+    # inside `except ValueError: pass`; the application has a CLI entry point
+    plugin = ("import helpers\n\nclass JSONFormatter:\n    def format_body(self, body):\n        try:\n"
+              "            return helpers.load(body)\n        except ValueError:\n            return body\n")
+    files = {"helpers.py": HELPER, "plugin.py": plugin, "cli.py": cli_calling("    click.echo(data)\n")}
+    diagnostics = run_json(make_project(tmp_path, files), monkeypatch, "--preview", "--select", "AEM101")
+    assert [d for d in diagnostics if d["filename"] == "helpers.py"] == []
+    result = CliRunner().invoke(main, ["check", "--show-audience", "helpers.py:4", "."])
+    assert "every caller in the project catches ValueError" in result.output
+    # a second caller that lets it through keeps the finding
+    files["other.py"] = "import helpers\n\ndef parse(body):\n    return helpers.load(body)\n"
+    diagnostics = run_json(make_project(tmp_path / "b", files), monkeypatch, "--preview", "--select", "AEM101")
+    assert found([d for d in diagnostics if d["filename"] == "helpers.py"]) == {("helpers.py", 4, "AEM101")}
+
+
+def test_a_library_keeps_the_raise_its_own_callers_replace(tmp_path, monkeypatch):
+    # no entry point: the function is the library's API, called from outside too
+    plugin = "import helpers\n\ndef safe_load(body):\n    try:\n        return helpers.load(body)\n    except ValueError:\n        return None\n"
+    diagnostics = run_json(make_project(tmp_path, {"helpers.py": HELPER, "api.py": plugin}), monkeypatch, "--preview", "--select", "AEM101")
+    assert found([d for d in diagnostics if d["filename"] == "helpers.py"]) == {("helpers.py", 4, "AEM101")}

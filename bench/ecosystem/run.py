@@ -84,6 +84,8 @@ def cmd_compare(args) -> int:
             tmp.cleanup()
     else:
         after = collect(packages, sources, REPO, jobs=args.jobs, progress=say)
+    if args.after:
+        write_jsonl(args.after, after)
     print(compare_report(before, after, args.compare, args.against or "this checkout", args.limit))
     return 0
 
@@ -157,6 +159,7 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", metavar="REV", help="compare REV's findings with this checkout's")
     ap.add_argument("--against", metavar="REV", help="with --compare: compare with REV instead of this checkout")
     ap.add_argument("--limit", type=int, default=20, help="findings listed per rule in --compare")
+    ap.add_argument("--after", type=Path, metavar="FILE", help="with --compare: also write this checkout's (or --against's) findings to FILE")
     ap.add_argument("--before", type=Path, metavar="FILE", help="with --compare: REV's findings are read from FILE if it exists, else written there (run REV once, compare many times)")
     ap.add_argument("--only", help="comma-separated package names or kinds (mcp, cli, web, sdk)")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="packages checked at once")
