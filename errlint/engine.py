@@ -16,6 +16,7 @@ from .checks.verdict import one_verdict
 from . import project_model
 from .families import family_of
 from .extract.catching import raised_class
+from .extract.provenance import Provenance
 from .reachability import INTERNAL
 from .extract.walker import extract
 from .locator import Locator
@@ -202,6 +203,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
             if group and function is not None and function.param_names:
                 # the same message when no call passes the function caller input (`parameter_inputs`)
                 _run_internal(message, rules, ctx, leak_only, findings.setdefault((index, audience + INTERNAL), []), internal, name)
+                record["gp"] = guard_params(message, ctx)
         message.profile = original
         record["node"] = message.node
         variants.append(record)
@@ -236,6 +238,17 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     result = FileResult(name, [], text, encoding=module.encoding, internal_error=bool(internal), base=base, variants=kept, summary=summary)
     result.diagnostics = dedupe(finish.judge_alone(result, run, local))
     return result
+
+
+def guard_params(message, ctx: FileContext) -> List[str]:
+    """The parameters of the message's function that the values its guard tests come from."""
+    facts = ctx.guard(message)
+    subjects = {n.split(".", 1)[0] for n in facts.subjects or facts.names}
+    params = set(message.context.function.param_names)
+    if message.scope is None or not subjects:
+        return []
+    # a parameter counts when the tested values are input with it alone carrying input
+    return sorted(p for p in params if Provenance(message.scope, internal=params - {p}).inputs(subjects))
 
 
 def _run_internal(message, rules: Sequence[Rule], ctx: FileContext, leak_only: bool, out: List[Tuple[Rule, Finding]], internal: List[Diagnostic], name: str) -> None:

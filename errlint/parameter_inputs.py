@@ -11,11 +11,12 @@ module level).
 
 A helper whose every call passes fixed values (literals, constants, data read from a file or an
 archive) gets no input through its parameters, so a guard on them is an internal check, not one the
-caller can satisfy (`engine` keeps a variant of such a message's findings judged that way).
+caller can satisfy (`engine` keeps a variant of such a message's findings judged that way, and the
+parameters its guard tests; the variant is used when none of those carries input).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .project_model import ProjectModel, is_test_module
 
@@ -92,10 +93,11 @@ class ParameterInputs:
         self.entries = entries
         self._inputs: Optional[Dict[str, Set[str]]] = None
 
-    def fixed(self, fq: str) -> bool:
-        """True when no parameter of `fq` carries caller input: every call in the project passes
-        fixed values."""
+    def fixed(self, fq: str, params: Sequence[str]) -> bool:
+        """True when none of `params` (parameters of `fq`, the ones a guard tests) carries caller
+        input: every call in the project passes them fixed values."""
+        if not params:
+            return False
         if self._inputs is None:
             self._inputs = input_params(self.model, self.entries)
-        fn = self.model.functions.get(fq)
-        return fn is not None and bool(_all(fn.get("params") or [[], [], "", ""])) and not self._inputs.get(fq)
+        return fq in self._inputs and not set(params) & self._inputs[fq]

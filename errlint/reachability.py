@@ -195,7 +195,7 @@ def judge(base: Sequence[Diagnostic], variants: Sequence[dict], reach: Reach, mo
     choices = []
     for record in variants:
         key, entries, note = choose(reach, module, record)
-        if key + INTERNAL in record["by"] and reach.params.fixed(function_key(module, record)):
+        if key + INTERNAL in record["by"] and reach.params.fixed(function_key(module, record), record.get("gp", ())):
             key += INTERNAL
         choices.append(f"{key}|{'/'.join(entries)}|{note}")
         picked = [] if key == NOBODY else record["by"].get(key)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -38,6 +39,7 @@ class RunResult:
     run: Optional[RunContext] = None
     parsed: List[str] = field(default_factory=list)  # files checked afresh (not from the cache)
     rejudged: List[str] = field(default_factory=list)  # files whose cross-file facts were re-applied
+    project_seconds: float = 0.0  # wall time of the project pass (model, reachability, judging)
 
     @property
     def diagnostics(self) -> List[Diagnostic]:
@@ -154,9 +156,16 @@ def check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cac
     checked = [r for r in results if r is not None]
     from .project_audience import judge_all
 
+    started = time.perf_counter()
     digests = judge_all(checked, run)
+    spent = time.perf_counter() - started
+    timings = os.environ.get("ERRLINT_TIMINGS")
+    if timings:  # bench/run.py asks for the project pass's share of a run
+        with open(timings, "a", encoding="utf-8") as out:
+            out.write(f"project-pass {spent:.4f}\n")
     fresh = {p for _, p in pending}
     if stats is not None:
+        stats.project_seconds = spent
         stats.parsed = [str(files[i]) for i, _ in pending]
         stats.rejudged = [r.path for r in checked if r.variants and (r.path in fresh or cache is None or cache.depends(r.path) != digests.get(r.path))]
     if cache is not None:

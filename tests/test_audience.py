@@ -498,3 +498,14 @@ def test_handlers_and_main_blocks_in_test_code_are_not_entry_points(test_file, t
     monkeypatch.chdir(root2)
     shown = CliRunner().invoke(main, ["check", "--show-audience", "pkg/core.py:2", "."])
     assert "entry points in the project: 0" not in shown.output, shown.output
+
+
+def test_project_pass_time_is_reported_for_the_bench(tmp_path, monkeypatch):
+    # bench/run.py reads the project pass's wall time from ERRLINT_TIMINGS to report its share of a run
+    root = make_project(tmp_path, {"helpers.py": VAGUE_HELPER})
+    out = tmp_path / "timings"
+    monkeypatch.setenv("ERRLINT_TIMINGS", str(out))
+    run_json(root, monkeypatch)
+    run_json(root, monkeypatch)
+    lines = out.read_text().splitlines()
+    assert len(lines) == 2 and all(line.startswith("project-pass ") and float(line.split()[1]) >= 0 for line in lines)

@@ -117,3 +117,29 @@ def test_fixpoint_over_a_chain():
 def test_calls_from_tests_do_not_fix_a_parameter(tmp_path, monkeypatch):
     test = "import helpers\n\ndef test_rejects():\n    helpers.check('x')\n"
     assert codes_in(tmp_path, monkeypatch, {"helpers.py": CHECK, "tests/test_helpers.py": test}) == {(6, "AEM204")}
+
+
+def test_bytes_a_project_helper_downloaded_are_not_input(tmp_path, monkeypatch):
+    # arxiv's shape: the tool downloads the archive for the paper id the agent sent, and a helper checks
+    # the archive's own limits; the agent chose the paper, not the archive's contents
+    helper = ("MAX_TOTAL = 10\n\ndef extract(data: bytes) -> int:\n    total = 0\n    for size in data:\n        total += size\n"
+              "        if total > MAX_TOTAL:\n            raise ValueError('source archive expanded size exceeds safety limit')\n    return total\n")
+    server = ("import httpx\nfrom fastmcp import FastMCP\nimport helpers\nmcp = FastMCP('x')\n\n"
+              "def _download_source_archive(paper_id: str) -> bytes:\n    return httpx.get(f'https://arxiv.org/e-print/{paper_id}').content\n\n"
+              "@mcp.tool()\ndef source(paper_id: str) -> int:\n    return helpers.extract(_download_source_archive(paper_id))\n")
+    assert codes_in(tmp_path, monkeypatch, {"helpers.py": helper, "server.py": server}) == set()
+    # a helper that shapes the agent's own value passes input on
+    server_input = server.replace("helpers.extract(_download_source_archive(paper_id))", "helpers.extract(paper_id.encode())")
+    assert (8, "AEM204") in codes_in(tmp_path / "b", monkeypatch, {"helpers.py": helper, "server.py": server_input})
+
+
+def test_only_the_parameters_the_guard_tests_matter(tmp_path, monkeypatch):
+    # httpx's shape: the request is the caller's, the redirect history is built from responses
+    helper = ("MAX_REDIRECTS = 20\n\ndef follow(request, history):\n    while True:\n        if len(history) > MAX_REDIRECTS:\n"
+              "            raise RuntimeError('Exceeded maximum allowed redirects.')\n        if not request:\n"
+              "            raise ValueError('Invalid request')\n        history = history + [_send_single_request(request)]\n\n\n"
+              "def _send_single_request(request):\n    return request\n")
+    body = "    helpers.follow(name, [])\n"
+    codes = codes_in(tmp_path, monkeypatch, {"helpers.py": helper, "cli.py": cli(body)})
+    assert not any(row == 6 for row, _ in codes)  # the history guard: the project's own limit
+    assert any(row == 8 for row, _ in codes)  # the request guard: the command's argument

@@ -44,7 +44,9 @@ REQUEST_OBJECTS = frozenset({"request", "req", "flask.request", "self.request", 
 OUTCOME_CALL = re.compile(
     r"^(run|call|check_call|check_output|Popen|communicate|wait|request|get|post|put|patch|delete|head|"
     r"urlopen|send|execute|executemany|fetch\w*|query|find\w*|lookup\w*|search\w*|select|scalar\w*|first|"
-    r"one|one_or_none|get_\w+|exists|stat|getattr|filter|filter_by)$"
+    r"one|one_or_none|get_\w+|exists|stat|getattr|filter|filter_by|"
+    # a project helper named for what it does to the world: `_send_single_request`, `_download_archive`
+    r"_*(send|download|retrieve|request|execute|query|fetch|lookup|search|scrape|crawl|receive|pull)_\w+)$"
 )
 
 
@@ -58,10 +60,10 @@ ACTION_CALL = re.compile(
 class Provenance:
     """Answers "is this name (or expression) caller input?" for one sink's scope."""
 
-    def __init__(self, scope, max_depth: int = 12, outcomes: bool = False, environment: bool = True, internal: bool = False):
+    def __init__(self, scope, max_depth: int = 12, outcomes: bool = False, environment: bool = True, internal=False):
         self.scope = scope
-        # the function's parameters carry no caller input: every call of it passes fixed values
-        # (`errlint.parameter_inputs`)
+        # parameters that carry no caller input (True: all of them): every call of the function
+        # passes them fixed values (`errlint.parameter_inputs`)
         self.internal = internal
         self.environment = environment  # the environment is input for a command's user, not for an agent or a client
         self.max_depth = max_depth
@@ -103,7 +105,8 @@ class Provenance:
     def _binding_input(self, name: str, binding, depth: int) -> bool:
         kind = binding.kind
         if kind == "param":
-            return name not in ("self", "cls") and not self.internal
+            internal = self.internal is True or self.internal and name in self.internal
+            return name not in ("self", "cls") and not internal
         if kind == "import":
             return bool(SOURCE_ATTRS.match(binding.qualified or "")) and (self.environment or "environ" not in binding.qualified)
         if kind in ("assign", "aug", "other", "loop") and binding.value is not None:
@@ -166,8 +169,9 @@ class Provenance:
 
 
 def is_outcome_function(name: str) -> bool:
-    """A plain function whose name says it fetches or runs something (`fetch_page`, `lookup_user`)."""
-    return bool(re.match(r"^(fetch|find|lookup|query|search|load_record|get)_", name))
+    """A plain function whose name says it fetches, downloads or runs something (`fetch_page`,
+    `lookup_user`, `_download_source_archive`): what it returns is the world's answer."""
+    return bool(re.match(r"^_*(fetch|find|lookup|query|search|load_record|get|download|retrieve|scrape|crawl|receive|pull)_", name))
 
 
 def is_outcome(node: Optional[cst.CSTNode]) -> bool:
