@@ -244,9 +244,9 @@ def set_tags(tags):
 ''', [(4, 'AEM204')]),
     'deny_contains': ('''
 def open_note(name):
-    if ".." in name:
+    if "/" in name:
         raise PermissionError(f"Note {name!r} was refused")
-''', [(4, 'AEM204')]),
+''', [(4, 'AEM204')]),  # (a traversal deny rule, `".." in name`, is an attack guard: tests/test_security_rejections.py)
     'neg_status': ('''
 import httpx
 

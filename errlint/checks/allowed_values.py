@@ -27,11 +27,13 @@ class MissingAllowedValues(PartRule):
     """## What it does
     Flags a message raised when a value is not in a closed set (a literal, an enum, a constant, a
     configured allow-list such as `SETTINGS["themes"]`), fails a range or a bound (`right >
-    image.width`), a regular expression, a prefix/suffix check, a deny rule (`".." in path`) or a
+    image.width`), a regular expression, a prefix/suffix check, a deny rule (`bad in x`) or a
     parser in a validating `try` (`int(x)`, `json.loads(x)`, `Decimal(x)`), when the message neither
     lists the allowed values (at least one), nor interpolates the collection or bound, nor gives an
     example or a tool that lists them. Open sets (records from storage or an API) and collections
-    longer than `max-listed-values` are left to AEM205 and AEM405.
+    longer than `max-listed-values` are left to AEM205 and AEM405. A guard against an attack (path
+    traversal, a NUL byte, a request from a foreign `Origin`/`Host`) refuses tersely by design and is
+    exempt, as is a check of the project's own code (its parameters get fixed values at every call).
 
     ## Why is this bad?
     The agent cannot guess the accepted values; naming them turns a retry loop into one correct call.

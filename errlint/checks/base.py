@@ -192,12 +192,48 @@ def internal_signal(message: Message, ctx: "FileContext") -> bool:
     """A library raising its own exception as a signal, not as a message for a reader: plain code
     (the exc profile) raising a private class (`_ArityError`), one the project catches by name
     (the handler then shows its own text, or none), or one the enclosing `try` itself catches."""
-    if caught_locally(message) or internal_check(message, ctx):
+    if caught_locally(message) or internal_check(message, ctx) or security_rejection(message, ctx):
         return True
     if message.profile != "exc" or message.sink != "raise":
         return False
     cls = message.callee.rsplit(".", 1)[-1]
     return bool(cls) and (cls.startswith("_") or cls in ctx.caught)
+
+
+# what a guard against an attack rejects: path traversal and NUL bytes (deny rules), and request
+# headers a browser sets that say where the request came from (DNS rebinding, CSRF)
+ATTACK_LITERALS = frozenset({"..", "../", "..\\", "/..", "\x00", "\0"})
+ORIGIN_HEADERS = frozenset({"origin", "host", "referer", "referrer", "sec-fetch-site", "x-forwarded-host", "x-csrf-token", "x-xsrf-token"})
+
+
+def security_rejection(message: Message, ctx: "FileContext") -> bool:
+    """A rejection by a guard against an attack: the deny rule refuses path traversal or a NUL byte,
+    or the guard tests where a browser request came from (`Origin`, `Host`, `Referer`). Its reader
+    is a misbehaving client or an attacker; a terse refusal is the design, and stating the rule or
+    echoing the value helps only the attacker."""
+    facts = ctx.guard(message)
+    if any(not required and ATTACK_LITERALS & set(literals) for _, _, literals, required in facts.formats):
+        return True
+    scope = message.scope
+    for subject in facts.subjects:
+        value = scope.value(subject) if scope is not None else None
+        header = _header_key(value) if value is not None else ""
+        if header.lower() in ORIGIN_HEADERS:
+            return True
+    return False
+
+
+def _header_key(node: cst.CSTNode) -> str:
+    """"origin" for `request.headers.get("origin")` / `request.headers["Origin"]`, else ""."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" and node.args:
+        base, key = node.func.value, node.args[0].value
+    elif isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        base, key = node.value, node.slice[0].slice.value
+    else:
+        return ""
+    if not (isinstance(base, cst.Attribute) and base.attr.value == "headers") or not isinstance(key, cst.SimpleString):
+        return ""
+    return key.evaluated_value if isinstance(key.evaluated_value, str) else ""
 
 
 def internal_check(message: Message, ctx: "FileContext") -> bool:
