@@ -171,7 +171,8 @@ class ProjectModel:
     def incoming(self) -> Tuple[Dict[str, List[Tuple[str, str, Tuple[str, ...]]]], Set[str]]:
         """Every call between project functions, by callee: (caller, the name it called, classes
         caught and replaced around the call); and the functions also reached in ways that carry no
-        call site (decorators, nested functions, functions passed on as values, module-level calls)."""
+        call site (decorators, functions passed on as values, module-level calls). A nested function
+        its parent calls by name has those calls as call sites; one it returns has none."""
         if self._incoming is None:
             incoming: Dict[str, List[Tuple[str, str, Tuple[str, ...]]]] = {}
             other: Set[str] = set()
@@ -183,7 +184,6 @@ class ProjectModel:
                         incoming.setdefault(target, []).append((fq, name, tuple(caught.get(name, ()))))
                 for name in fn["decos"] + fn.get("refs", []):
                     other.update(self.resolve(module, name, fq))
-                other.update(self.nested(fq))
             for module, summary in self.modules.items():
                 for name in summary["main"] + summary["mcalls"]:
                     other.update(self.resolve(module, name))

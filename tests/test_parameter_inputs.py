@@ -54,7 +54,7 @@ def test_input_passed_on_through_another_helper(tmp_path, monkeypatch):
 
 
 def test_values_read_from_an_archive_are_not_input(tmp_path, monkeypatch):
-    helper = ('def safe_member(name):\n    if ".." in name.split("/"):\n        raise ValueError(f"unsafe path in archive: {name}")\n'
+    helper = ('def safe_member(name):\n    if " " in name:\n        raise ValueError(f"member name with a space in archive: {name}")\n'
               '    return name\n')
     server = ("import tarfile, io\nimport httpx\nfrom fastmcp import FastMCP\nimport helpers\nmcp = FastMCP('x')\n\n"
               "@mcp.tool()\ndef unpack(paper_id: str) -> str:\n    data = httpx.get(f'https://arxiv.org/e-print/{paper_id}').content\n"
@@ -63,7 +63,7 @@ def test_values_read_from_an_archive_are_not_input(tmp_path, monkeypatch):
     assert codes_in(tmp_path, monkeypatch, {"helpers.py": helper, "server.py": server}) == set()
     # handed the tool's own argument, the same guard is the agent's to satisfy
     server_input = server.replace("helpers.safe_member(member.name)", "helpers.safe_member(paper_id)")
-    assert (3, "AEM204") in codes_in(tmp_path / "b", monkeypatch, {"helpers.py": helper, "server.py": server_input})
+    assert any(row == 3 for row, _ in codes_in(tmp_path / "b", monkeypatch, {"helpers.py": helper, "server.py": server_input}))
 
 
 def test_a_method_called_with_constants_through_self(tmp_path, monkeypatch):
@@ -143,3 +143,13 @@ def test_only_the_parameters_the_guard_tests_matter(tmp_path, monkeypatch):
     codes = codes_in(tmp_path, monkeypatch, {"helpers.py": helper, "cli.py": cli(body)})
     assert not any(row == 6 for row, _ in codes)  # the history guard: the project's own limit
     assert any(row == 8 for row, _ in codes)  # the request guard: the command's argument
+
+
+def test_a_nested_function_called_by_its_parent_has_call_sites(tmp_path, monkeypatch):
+    helper = ("LIMIT = 100\n\ndef flatten(parts):\n    total = 0\n\n    def emit(value):\n        nonlocal total\n        total += len(value)\n"
+              "        if total > LIMIT:\n            raise ValueError('flattened source exceeds the limit')\n\n"
+              "    for part in parts:\n        emit('x' * 3)\n    return total\n")
+    body = "    helpers.flatten([name])\n"
+    assert not any(row == 10 for row, _ in codes_in(tmp_path, monkeypatch, {"helpers.py": helper, "cli.py": cli(body)}))
+    fed = helper.replace("emit('x' * 3)", "emit(part)")
+    assert any(row == 10 for row, _ in codes_in(tmp_path / "b", monkeypatch, {"helpers.py": fed, "cli.py": cli(body)}))

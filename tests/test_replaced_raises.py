@@ -147,3 +147,13 @@ def test_a_library_keeps_the_raise_its_own_callers_replace(tmp_path, monkeypatch
     plugin = "import helpers\n\ndef safe_load(body):\n    try:\n        return helpers.load(body)\n    except ValueError:\n        return None\n"
     diagnostics = run_json(make_project(tmp_path, {"helpers.py": HELPER, "api.py": plugin}), monkeypatch, "--preview", "--select", "AEM101")
     assert found([d for d in diagnostics if d["filename"] == "helpers.py"]) == {("helpers.py", 4, "AEM101")}
+
+
+def test_a_handler_that_reads_only_the_class_replaces_the_text(tmp_path, monkeypatch):
+    # opensearch's shape: the parse error may quote a password, so only its class name is logged
+    helper = ("import logging\nlog = logging.getLogger(__name__)\n\ndef connect(url):\n    try:\n        if '://' not in url:\n"
+              "            raise ValueError('Invalid URL format')\n    except Exception as e:\n"
+              "        log.debug(f'URL parse failed: {type(e).__name__}')\n        raise RuntimeError(f'Invalid URL {url!r}; pass scheme://host')\n")
+    assert findings_in_helper(tmp_path, monkeypatch, "    helpers.connect(data)\n", helper) == set()
+    shown = helper.replace("{type(e).__name__}", "{e}")
+    assert findings_in_helper(tmp_path / "b", monkeypatch, "    helpers.connect(data)\n", shown) == {(7, "AEM101", "cli")}

@@ -74,3 +74,16 @@ def test_a_content_type_header_check_is_still_judged():
         return None
     '''
     assert any(c in ("AEM101", "AEM204") for _, c in found(code))
+
+
+def test_origin_read_from_a_headers_object_passed_in():
+    code = '''
+    from starlette.responses import PlainTextResponse
+    ALLOWED = ("http://localhost",)
+    def rejection_for(scope, headers):
+        origin = headers.get("origin")
+        if origin is not None and origin not in ALLOWED:
+            return PlainTextResponse("Invalid Origin header", status_code=403)
+        return None
+    '''
+    assert [c for _, c in found(code) if c in ("AEM101", "AEM202", "AEM204")] == []

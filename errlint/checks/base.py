@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tupl
 
 import libcst as cst
 
+from ..extract import nodes
 from ..extract.catching import GENERIC_CATCH, catches, raised_class
 from ..extract.context import GuardFacts, guard_facts
 from ..extract.provenance import Provenance, provenance
@@ -231,7 +232,7 @@ def _header_key(node: cst.CSTNode) -> str:
         base, key = node.value, node.slice[0].slice.value
     else:
         return ""
-    if not (isinstance(base, cst.Attribute) and base.attr.value == "headers") or not isinstance(key, cst.SimpleString):
+    if nodes.last_name(base) != "headers" or not isinstance(key, cst.SimpleString):
         return ""
     return key.evaluated_value if isinstance(key.evaluated_value, str) else ""
 

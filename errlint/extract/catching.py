@@ -41,8 +41,11 @@ def surfaces(handler: cst.ExceptHandler, code: str) -> bool:
     traceback, `logger.exception`): the raised text reaches someone. `code` is the handler body's
     source."""
     name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else ""
-    if name and re.search(rf"\b{re.escape(name)}\b", code):
-        return True
+    if name:
+        # `type(e).__name__`, `e.__class__`, `isinstance(e, X)` read only the class, not the text
+        text = re.sub(rf"\btype\(\s*{re.escape(name)}\s*\)|\b{re.escape(name)}\.__class__\b|\bisinstance\(\s*{re.escape(name)}\s*,", "", code)
+        if re.search(rf"\b{re.escape(name)}\b", text):
+            return True
     return bool(_SURFACING.search(code))
 
 
