@@ -63,6 +63,7 @@ def records(pkg: Package, root: Path, raw: Sequence[dict]) -> List[dict]:
             "col": d["location"]["column"], "code": d["code"], "name": d.get("name", ""),
             "hash": text_hash(text or d.get("message", "")), "message": d.get("message", ""),
             "suggestion": d.get("suggestion", ""), "audience": d.get("audience", ""),
+            "entry_points": list(d.get("entry_points") or ()),
         })
     out.sort(key=lambda r: (r["path"], r["line"], r["col"], r["code"]))
     seen: Counter = Counter()

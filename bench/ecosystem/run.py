@@ -103,6 +103,7 @@ def compare_report(before: List[dict], after: List[dict], old: str, new: str, li
     for c in codes:
         lines.append(f"| {c} | {count(before, c)} | {count(after, c)} | +{count(added, c)} | -{count(removed, c)} |")
     lines += ["", *judged_summary(before, after, added, removed)]
+    lines += ["", *unreached_summary(before, after)]
     for title, rows, sign in (("added", added, "+"), ("removed", removed, "-")):
         grouped = defaultdict(list)
         for r in rows:
@@ -114,6 +115,19 @@ def compare_report(before: List[dict], after: List[dict], old: str, new: str, li
             if len(grouped[c]) > limit:
                 lines.append(f"  ... and {len(grouped[c]) - limit} more")
     return "\n".join(lines)
+
+
+def unreached_summary(before: List[dict], after: List[dict]) -> List[str]:
+    """AEM201 findings that no entry point reaches (no entry point in the finding), when the rows
+    carry `entry_points` (findings collected before that field existed do not)."""
+    out = []
+    for title, rows in (("before", before), ("after", after)):
+        if rows and all("entry_points" in r for r in rows):
+            found = [r for r in rows if r["code"] == "AEM201"]
+            unreached = [r for r in found if not r["entry_points"]]
+            out.append(f"AEM201 {title}: {len(found)} findings, {len(unreached)} in code no entry point reaches "
+                       f"(its sink names the reader: {Counter(r['audience'] for r in unreached).most_common()})")
+    return out
 
 
 def judged_summary(before: List[dict], after: List[dict], added: List[dict], removed: List[dict]) -> List[str]:
