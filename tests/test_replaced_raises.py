@@ -157,3 +157,11 @@ def test_a_handler_that_reads_only_the_class_replaces_the_text(tmp_path, monkeyp
     assert findings_in_helper(tmp_path, monkeypatch, "    helpers.connect(data)\n", helper) == set()
     shown = helper.replace("{type(e).__name__}", "{e}")
     assert findings_in_helper(tmp_path / "b", monkeypatch, "    helpers.connect(data)\n", shown) == {(7, "AEM101", "cli")}
+
+
+def test_a_handler_that_chains_with_from_replaces_the_text(tmp_path, monkeypatch):
+    # postgres-mcp's shape: the agent reads "Error validating query: ...", not the inner reason
+    helper = ("def validate(query):\n    try:\n        if 'DROP' in query:\n            raise ValueError('Invalid query')\n"
+              "    except Exception as e:\n        raise ValueError(f'Error validating query: {query}') from e\n")
+    found_rows = findings_in_helper(tmp_path, monkeypatch, "    helpers.validate(data)\n", helper)
+    assert not any(row == 4 for row, _, _ in found_rows)

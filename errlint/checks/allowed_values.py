@@ -173,10 +173,13 @@ class MissingAllowedValues(PartRule):
             shown = describe_set(closed[0].node)
             return f"one of the values of {quote(shown, 40)}", f"Interpolate them at run time, e.g. f\"; expected one of: {{', '.join(sorted({shown}))}}\"."
         if ranges:
-            subject, op, bound = ranges[0]
-            shown = bound or "the bound"
-            # the allowed side of the failing test `subject op bound` (never the failing test itself)
-            return f"{subject} must be {_inverse(op)} {shown}", f"State the accepted range, e.g. \"{subject} must be {_inverse(op)} {shown}\"."
+            subject = ranges[0][0]
+            # the allowed side of each failing test `subject op bound` (never the failing test itself);
+            # a count is stated as one (`len(columns) must be <= 1`)
+            ordered = sorted((r for r in ranges if r[0] == subject), key=lambda r: _inverse(r[1]).startswith("<"))  # lower end first
+            sides = " and ".join(dict.fromkeys(f"{_inverse(op)} {bound or 'the bound'}" for _, op, bound in ordered))
+            shown = f"len({subject})" if subject in facts.counted else subject
+            return f"{shown} must be {sides}", f"State the accepted range, e.g. \"{shown} must be {sides}\"."
         if formats:
             subject, method, lits, required = formats[0]
             if method == "parse":

@@ -42,8 +42,9 @@ def surfaces(handler: cst.ExceptHandler, code: str) -> bool:
     source."""
     name = handler.name.name.value if handler.name is not None and isinstance(handler.name.name, cst.Name) else ""
     if name:
-        # `type(e).__name__`, `e.__class__`, `isinstance(e, X)` read only the class, not the text
-        text = re.sub(rf"\btype\(\s*{re.escape(name)}\s*\)|\b{re.escape(name)}\.__class__\b|\bisinstance\(\s*{re.escape(name)}\s*,", "", code)
+        # `type(e).__name__`, `e.__class__`, `isinstance(e, X)` read only the class, not the text;
+        # `raise X("...") from e` chains it for a traceback, but the reader gets X's own text
+        text = re.sub(rf"\btype\(\s*{re.escape(name)}\s*\)|\b{re.escape(name)}\.__class__\b|\bisinstance\(\s*{re.escape(name)}\s*,|\bfrom\s+{re.escape(name)}\s*$", "", code, flags=re.M)
         if re.search(rf"\b{re.escape(name)}\b", text):
             return True
     return bool(_SURFACING.search(code))

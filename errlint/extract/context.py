@@ -335,11 +335,12 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
                 facts.value_subjects.update({subject, _subject(bound)} - {""})
                 label = guards.bound_label(bound)
                 if label:  # `right > image.width`, `n > len(items)`: the bound is an expression
-                    facts.bounds.append((subject, _op_text(op) if not flipped else _flip(_op_text(op)), label))
+                    facts.bounds.append((subject, _failing(_op_text(op) if not flipped else _flip(_op_text(op)), neg), label))
                     facts.expr_bounds.add(label)
                 left = right
                 continue
-            op_text = _op_text(op) if not flipped else _flip(_op_text(op))
+            # the failing side of the test: under `not (...)` the comparison states the allowed side
+            op_text = _failing(_op_text(op) if not flipped else _flip(_op_text(op)), neg)
             if text in ("0", "1") and not _is_len(measured) and (op_text, text) in (("<=", "0"), ("<", "1"), ("<", "0")):
                 facts.zero_bounds.append(subject)
             else:
@@ -484,6 +485,11 @@ def _is_constant(node: cst.CSTNode) -> bool:
     """ALL_CAPS names and attributes (`MAX_PAGE`, `self.LIMIT`, `config.MAX_ROWS`) are fixed bounds."""
     name = nodes.last_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else ""
     return bool(name) and name.upper() == name and any(c.isalpha() for c in name)
+
+
+def _failing(op: str, neg: bool) -> str:
+    """The comparison that fails the check: `op` itself, or its negation under `not`."""
+    return {">": "<=", ">=": "<", "<": ">=", "<=": ">"}.get(op, op) if neg else op
 
 
 def _flip(op: str) -> str:
