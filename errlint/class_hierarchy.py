@@ -9,7 +9,9 @@ receiver's class is known only up to a project base class, or not at all.
   builtin container, string or file defines (`get`, `pop`, `read`, `format`, ...) and dunders are
   never dispatched, and a hierarchy with more than `MAX_TARGETS` methods named `m` is left alone.
 - `m` called on a parameter annotated with a project class `T`, or on `self` in `T`, reaches the `m`
-  that `T` has (its own or inherited) and every override of `m` in `T`'s project subclasses.
+  that `T` has (its own or inherited) and every override of `m` in `T`'s project subclasses. Like any
+  class hierarchy analysis this does not know which subclass `self` is at a given call: `self.connect()`
+  in `SMTP.__init__` reaches `LMTP.connect` even where only `SMTP(...)` is built.
 - A stub (`@abstractmethod`, or a body of `pass`, `...` or `raise NotImplementedError`) declares the
   method but is never reached by dispatch: an abstract base's placeholder raise is no reader's message.
 
@@ -22,6 +24,8 @@ from typing import Dict, List, Optional, Set, Tuple
 
 ClassKey = Tuple[str, str]  # (module, top-level class name)
 
+# a base with more overrides of one method than this is a framework's plugin point, where a call on an
+# unknown receiver would make every plugin reachable from anywhere
 MAX_TARGETS = 100
 # methods of builtin containers, strings, numbers and files: a receiver of unknown type that has one is
 # more likely a dict, a str or a file than a project object
@@ -73,8 +77,19 @@ class ClassHierarchy:
                         self.parents.setdefault(key, []).append(found)
                         self.children.setdefault(found, []).append(key)
         self._families: Dict[str, Tuple[ClassKey, ...]] = {}
+        self._closures: Dict[Tuple[ClassKey, bool], List[ClassKey]] = {}
+        self._dispatched: Dict[str, Tuple[Optional[ClassKey], Tuple[str, ...]]] = {}
 
     def _closure(self, start: ClassKey, edges: Dict[ClassKey, List[ClassKey]]) -> List[ClassKey]:
+        """`start` and every class reachable from it along `edges` (parents or children)."""
+        key = (start, edges is self.parents)
+        found = self._closures.get(key)
+        if found is None:
+            found = self._closures[key] = self._walk(start, edges)
+        return found
+
+    @staticmethod
+    def _walk(start: ClassKey, edges: Dict[ClassKey, List[ClassKey]]) -> List[ClassKey]:
         seen = {start}
         order = [start]
         queue = [start]
@@ -87,7 +102,7 @@ class ClassHierarchy:
         return order
 
     def lineage(self, cls: ClassKey) -> List[ClassKey]:
-        """The class and its project bases, nearest first."""
+        """The class and its project bases, transitively."""
         return self._closure(cls, self.parents)
 
     def overrides(self, cls: ClassKey, method: str) -> List[str]:
@@ -112,6 +127,12 @@ class ClassHierarchy:
 
     def dispatch(self, method: str) -> Tuple[Optional[ClassKey], Tuple[str, ...]]:
         """(the base class, the methods reached) for `method` called on a receiver of unknown type."""
+        found = self._dispatched.get(method)
+        if found is None:
+            found = self._dispatched[method] = self._dispatch(method)
+        return found
+
+    def _dispatch(self, method: str) -> Tuple[Optional[ClassKey], Tuple[str, ...]]:
         if not dispatchable(method):
             return None, ()
         roots = self.families(method)

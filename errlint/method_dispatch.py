@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Set, Tuple
 
-from .class_hierarchy import ClassHierarchy, dispatchable
+from .class_hierarchy import ClassHierarchy
 
 
 class MethodDispatch:
@@ -50,7 +50,7 @@ class MethodDispatch:
         found = self._in_class(module, cls, rest, depth)
         if cls not in self.modules[module]["classes"]:
             return found
-        if "." not in rest and dispatchable(rest):
+        if "." not in rest:
             below = self.hierarchy().overrides((module, cls), rest)
             if below:
                 self.dispatched[(module, name, within)] = f"{module}.{cls}"
@@ -99,7 +99,7 @@ class MethodDispatch:
         """`method` on a parameter annotated with `declared`: the class's own (or inherited) method and
         every override in its project subclasses; nothing when the class is not the project's."""
         found = self.class_named(call[0], declared)
-        if found is None or not dispatchable(method):
+        if found is None:
             return []
         hierarchy = self.hierarchy()
         own = [t for t in self._in_class(found[0], found[1], method, depth + 1) if t not in hierarchy.stubs]
@@ -117,16 +117,14 @@ class MethodDispatch:
             for value in self.modules[key[0]]["attrs"].get(f"{key[1]}.{attr}", ()):
                 values.add((key[0], value))
         out: List[str] = []
+        unknown = not values
         for owner_module, value in sorted(values):
-            if value == "?":
-                return self._dispatch(call, method)
-            made = value[:-2]
-            found = self.class_named(owner_module, made)
+            found = self.class_named(owner_module, value[:-2]) if value != "?" else None
             if found is not None:
                 out.extend(self._in_class(found[0], found[1], method, depth + 1))
-            elif self._resolve(owner_module, made, "", depth + 1):
-                return self._dispatch(call, method)  # what a project function returns
-        return out if values else self._dispatch(call, method)
+            elif value == "?" or self._resolve(owner_module, value[:-2], "", depth + 1):
+                unknown = True  # a value of unknown class, or what a project function returns
+        return out + self._dispatch(call, method) if unknown else out
 
     def _on_element(self, module: str, name: str, within: str, depth: int) -> List[str]:
         """`[]T:m` / `[]T():m`: `m` on an element of `T` (instantiated first with `()`). A table of classes
