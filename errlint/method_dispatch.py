@@ -114,7 +114,7 @@ class MethodDispatch:
         else is (a parameter, a container, a value a project function returns)."""
         values: Set[Tuple[str, str]] = set()
         for key in self.hierarchy().lineage(cls):
-            for value in self.modules[key[0]]["attrs"].get(f"{key[1]}.{attr}", ()):
+            for value in self.modules[key[0]].get("attrs", {}).get(f"{key[1]}.{attr}", ()):
                 values.add((key[0], value))
         out: List[str] = []
         unknown = not values
