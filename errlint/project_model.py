@@ -13,6 +13,8 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 import libcst as cst
 
 from .entry_points import django_view, function_entry
+from .extract.receivers import is_stub
+from .method_dispatch import MethodDispatch
 
 Summary = dict
 
@@ -35,6 +37,7 @@ def summarize(facts) -> Summary:
             "refs": info.refs,
             "decos": list(info.decorators),
             "request": bool(info.params) and info.params[0].name == "request",
+            "stub": bool(info.class_name) and is_stub(info.node, info.decorators),
         }
     return {
         "fns": functions,
@@ -42,6 +45,7 @@ def summarize(facts) -> Summary:
         "stars": list(links.stars) if links else [],
         "tables": {k: list(v) for k, v in links.tables.items()} if links else {},
         "classes": {k: list(v) for k, v in links.classes.items()} if links else {},
+        "attrs": {k: sorted(v) for k, v in links.attrs.items()} if links else {},
         "mcalls": sorted(links.module_calls) if links else [],
         "main": sorted(links.main_calls) if links else [],
         "entries": [list(e) for e in links.entries] if links else [],
@@ -84,7 +88,7 @@ def module_name(path: str) -> Tuple[str, bool]:
     return ".".join(parts) or stem, stem == "__init__"
 
 
-class ProjectModel:
+class ProjectModel(MethodDispatch):
     """Functions of the whole project by fully qualified name, and call resolution between them."""
 
     def __init__(self, summaries: Iterable[Tuple[str, Summary]], scripts: Iterable[str] = ()):
@@ -114,6 +118,10 @@ class ProjectModel:
         self._linked: Optional[Set[str]] = None
         self._bases: Optional[Dict[str, List[str]]] = None
         self._incoming: Optional[Tuple[Dict[str, List[Tuple[str, str, Tuple[str, ...]]]], Set[str]]] = None
+        self._hierarchy: Optional[ClassHierarchy] = None
+        self._roots: Optional[Set[str]] = None
+        # (module, call, caller) -> the class whose hierarchy a dispatched call was resolved over
+        self.dispatched: Dict[Tuple[str, str, str], str] = {}
 
     # ------------------------------------------------------------------ entry points
     def entry_points(self) -> List[Tuple[str, str, str]]:
@@ -263,18 +271,16 @@ class ProjectModel:
         if depth > 8 or not name:
             return []
         summary = self.modules.get(module)
+        if name.startswith("<") or name.startswith("[]") and ":" in name:  # a receiver the class decides
+            return self._on_receiver(module, name, within, depth)
         if name.startswith("[]"):  # a dispatch table: every function stored in it
             return self._table(module, name[2:].split(".")[-1], within, depth)
-        if "()." in name:  # a method called on a new instance of a project class
-            owner, _, method = name.partition("().")
-            found = self._class(module, owner, depth + 1)
-            return self._in_class(found[0], found[1], method, depth + 1) if found else []
+        if "()." in name:  # a method called on what a call returns: an instance of a project class
+            return self._on_made(module, name, within, depth)
         head, _, rest = name.partition(".")
         if summary is not None and head in ("self", "cls") and within:
             cls = self.functions.get(within, {}).get("cls", "")
-            if cls and rest:
-                return self._in_class(module, cls, rest, depth)
-            return []
+            return self._on_self(module, cls, name, within, depth) if cls and rest else []
         if name.startswith("."):
             return self._resolve_absolute(self._relative(module, name), depth)
         if summary is not None:

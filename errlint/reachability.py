@@ -243,6 +243,7 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
         if chain:
             lines.append(f"audience {picked} (set by the sink): reached from {reach.entry_label(chain[0])}")
             lines.append("call chain: " + " -> ".join(chain))
+            lines.extend(_dispatch_notes(reach, chain))
         elif reach.library:
             lines.append(f"audience {picked} (set by the sink; the project has no entry point)")
         else:
@@ -251,8 +252,19 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
     if chain:
         lines.append(f"audience {audience}: reached from {reach.entry_label(chain[0])}")
         lines.append("call chain: " + " -> ".join(chain))
+        lines.extend(_dispatch_notes(reach, chain))
     elif reach.library:
         lines.append("audience exc: the project has no entry point (a library)")
     else:
         lines.append("audience exc: no entry point reaches this code")
     return lines
+
+
+def _dispatch_notes(reach: Reach, chain: Sequence[str]) -> List[str]:
+    """A line for each step of the chain that a call resolved over the class hierarchy."""
+    out = []
+    for caller, target in zip(chain, chain[1:]):
+        note = reach.model.dispatch_note(caller, target)
+        if note:
+            out.append(f"  {caller} -> {target}: {note}")
+    return out

@@ -29,6 +29,8 @@ class BindingNotes:
             name = target.value
             self.scope.bind(name, Binding("assign", value))
             self._note_binding(name, value)
+        elif isinstance(target, cst.Attribute):
+            self._note_attribute(target, value)
         else:
             for name in target_names(target):
                 self.scope.bind(name, Binding("other", value))
@@ -65,6 +67,16 @@ class BindingNotes:
                 self.logger_methods[name] = value.attr.value
             elif self.qualify(value) in STDERR_QUALIFIED:
                 self.stderr_names.add(name)
+
+    def _note_attribute(self, target: cst.Attribute, value: cst.CSTNode) -> None:
+        """`self.attr = value` in a method: what the attribute can hold, for a method call on it
+        (`self.attr.m()`). `None` adds nothing (an attribute set up empty and filled later)."""
+        if not (self.class_name and self.func is not None and isinstance(target.value, cst.Name) and target.value.value == "self"):
+            return
+        if isinstance(value, cst.Name) and value.value == "None":
+            return
+        made = self.qualify(value.func) if isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute)) else ""
+        self.links.attrs.setdefault(f"{self.class_name}.{target.attr.value}", set()).add(made + "()" if made else "?")
 
     def _note_stack(self, module: str) -> None:
         if module.startswith("mcp.server.fastmcp"):

@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Set, Tuple
 import libcst as cst
 
 from . import nodes
+from .receivers import call_target
 
 # wrappers a reply passes through unchanged in meaning: `return json.dumps(helper(...))`
 REPLY_WRAPPERS = frozenset({
@@ -36,15 +37,18 @@ class ModuleLinks:
     """Per-module facts for the project model, all qualified as the module's imports name them."""
 
     stars: List[str] = field(default_factory=list)  # `from X import *` sources (relative ones keep their dots)
-    tables: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # name -> functions stored in it
+    tables: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # name -> functions or classes stored in it, `X()` for an instance
     classes: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # top-level class -> its bases
+    # `Class.attr` -> what its methods assign to `self.attr`: `X()` for an instance of X, `?` for another value
+    attrs: Dict[str, Set[str]] = field(default_factory=dict)
     module_calls: Set[str] = field(default_factory=set)
     main_calls: Set[str] = field(default_factory=set)  # calls under `if __name__ == "__main__":`
     entries: List[Tuple[str, str, str]] = field(default_factory=list)  # (audience, function, where) registered by a call
     tool_names: List[Tuple[str, str]] = field(default_factory=list)  # (function, tool name) of add_tool
 
     def table_refs(self, value: cst.CSTNode, walker) -> Tuple[str, ...]:
-        """The functions a dict/list/tuple literal stores, when every value is a name or attribute."""
+        """The functions or classes a dict/list/tuple literal stores (`X()` for an instance of X), when
+        every value is a name, an attribute or an instance."""
         if isinstance(value, cst.Dict):
             items = [el.value for el in value.elements if isinstance(el, cst.DictElement)]
         else:
@@ -53,12 +57,15 @@ class ModuleLinks:
             return ()
         refs = []
         for item in items:
+            made = ""
             if isinstance(item, cst.Call) and nodes.last_name(item.func) == "partial" and item.args:
                 item = item.args[0].value
+            elif isinstance(item, cst.Call):  # an instance: `{"read": ReadHandler(), ...}`
+                item, made = item.func, "()"
             name = walker.qualify(item) if isinstance(item, (cst.Name, cst.Attribute)) else ""
             if not name:
                 return ()
-            refs.append(name)
+            refs.append(name + made)
         return tuple(refs)
 
 
@@ -144,8 +151,10 @@ def flow_callees(value: cst.CSTNode, walker, depth: int = 0) -> Set[str]:
                 out |= flow_callees(arg.value, walker, depth + 1)
             if isinstance(value.func, cst.Attribute) and value.func.attr.value == "format":
                 out |= flow_callees(value.func.value, walker, depth + 1)
-        elif callee:
-            out.add(callee)
+        else:
+            target = call_target(value, walker, callee)  # named as the call is recorded
+            if target:
+                out.add(target)
         return out
     if isinstance(value, cst.Name):
         bound = walker.scope.value(value.value)

@@ -18,6 +18,7 @@ from . import framework_sinks, nodes
 from .bindings import LOGGER_FACTORIES, STDERR_QUALIFIED
 from .call_arguments import may_be_project_call
 from .links import function_refs
+from .receivers import call_target
 from .sinks import ARG_MESSAGE_KEYWORDS, BUILTIN_EXCEPTIONS, LOG_METHODS, NOT_MESSAGES, Spec, classify_callee
 
 LOGGER_NAME = re.compile(r"^_*(log|logger|logging|_?lg)$|logger$|_log$", re.I)
@@ -169,23 +170,12 @@ class SinkRecording:
                 self.callbacks.add(converter.value)
 
     def _link_call(self, call: cst.Call, func: cst.CSTNode, callee: str) -> None:
-        """Record a call for the project model: its qualified callee (`[]T` for a call through the
-        dispatch table `T`), functions passed to `functools.partial`, and functions registered as
-        entry points by a call (`add_tool(f)`, `web.get("/", f)`, `set_defaults(func=f)`)."""
-        target = callee
-        if isinstance(func, cst.Attribute):  # `Store().load()`, `s = Store(); s.load()`: a method of the class
-            made = func.value if isinstance(func.value, cst.Call) else self.scope.value(func.value.value) if isinstance(func.value, cst.Name) else None
-            if isinstance(made, cst.Call) and isinstance(made.func, (cst.Name, cst.Attribute)):
-                target = f"{self.qualify(made.func)}().{func.attr.value}"
-        if not target:
-            inner = func.func if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "get" else func
-            if isinstance(inner, cst.Attribute):
-                inner = inner.value
-            if isinstance(inner, cst.Subscript):
-                inner = inner.value
-            table = nodes.dotted(inner)
-            if table:
-                target = "[]" + table
+        """Record a call for the project model: its target (`receivers.call_target`: the qualified
+        callee, a method of a known class, a call through a dispatch table, or a method call whose
+        receiver's class the project's hierarchy decides), functions passed to `functools.partial`,
+        and functions registered as entry points by a call (`add_tool(f)`, `web.get("/", f)`,
+        `set_defaults(func=f)`)."""
+        target = call_target(call, self, callee)
         extra = function_refs(call, callee, self)
         if self.func is not None:
             sink = self.func.qcalls
