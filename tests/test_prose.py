@@ -624,3 +624,21 @@ def test_escalation_after_a_permission_query_is_not_flagged(name):
     fixable = fixable.replace("policy.is_allowed(region)", "region.startswith('eu-')")
     if name != "django_has_perm":  # its text names a permission: an auth failure either way
         assert [code for _, code in at(fixable, select=["AEM501"])] == ["AEM501"]
+
+
+def test_a_message_naming_the_missing_input_states_the_step():
+    """'Missing insight argument' tells the caller what to pass; 'Missing arguments' names nothing."""
+    named = '''
+from mcp.server.lowlevel import Server
+from mcp.types import TextContent
+server = Server("x")
+@server.call_tool()
+async def call(name: str, arguments: dict):
+    if not arguments or "insight" not in arguments:
+        raise ValueError("Missing insight argument")
+    return [TextContent(type="text", text="ok")]
+'''
+    step = lambda src: codes(src, select=["AEM201"])  # noqa: E731  (alone: the verdict cap may keep AEM204 instead)
+    assert step(named) == []
+    assert step(named.replace("Missing insight argument", "Missing arguments")) == ["AEM201"]
+    assert step(named.replace("Missing insight argument", "`insight` is required")) == []

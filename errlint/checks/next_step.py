@@ -25,6 +25,16 @@ FRAMEWORK_USAGE = (
 )
 RECOVERED = re.compile(r"\b(continuing|falling back|fall(?:ing)? back to|ignoring|skipping|will (?:retry|try again)|retrying(?! (?:will|won't) help)|using (?:the )?default|proceeding (?:with|without))\b", re.I)
 PATH_NAME = re.compile(r"(^|_)(path|file|filename|dir|directory|folder)$")
+# a message that names the required input the call left out states the step (pass it): "Missing
+# insight argument", "missing required parameter: {name}", "`query` is required"; a bare "Missing
+# arguments" names nothing to pass
+_INPUT_WORD = r"(?:argument|parameter|field|option|key|flag)"
+NAMED_MISSING_INPUT = re.compile(
+    rf"\bmissing\s+(?:required\s+)?(?!(?:the|an?|some|required|{_INPUT_WORD}s?|values?|data|input)\b)[`'\"]?[A-Za-z_{{][\w.{{}}-]*[`'\"]?\s+{_INPUT_WORD}\b"
+    rf"|\bmissing\s+(?:required\s+)?{_INPUT_WORD}s?\b(?:\s*[:=]\s*|\s+)[`'\"{{]?[A-Za-z_{{]"
+    r"|[`'\"][A-Za-z_][\w.-]*[`'\"] is required\b",
+    re.I,
+)
 TYPED_TIMEOUT = re.compile(r"TIMEOUT|^-?408$")
 
 
@@ -109,6 +119,8 @@ class MissingNextStep(PartRule):
                 continue  # AEM207 (or AEM305 for a bare traceback) reports it
             if RECOVERED.search(template.prose):
                 continue  # the program carried on: nothing for the reader to do
+            if NAMED_MISSING_INPUT.search(template.text):
+                continue  # "Missing insight argument": the step (pass it) is the message
             if message.profile != "agent" and NOT_FOUND_TEXT.search(template.prose) and any(PATH_NAME.search(n) for h in value_placeholders(template) for n in h.names):
                 continue  # "File not found: {path}" with the path shown: the step (a path that exists) is plain
             yield self.finding(
