@@ -54,6 +54,7 @@ class Reach:
             self.parent[audience] = self._walk(roots, step)
         self._raised: Dict[Tuple[str, str], Tuple[Optional[str], Tuple[str, ...]]] = {}
         self.params = ParameterInputs(model, set(self.roots))
+        self._replaced: Dict[Tuple[str, str], bool] = {}
         self.entry_modules = {model.module_of.get(node, node.partition(":")[2]) for node, _, _ in self.entries}
         tools = [node for node, aud, _ in self.entries if aud == "agent"]
         self.reply_tools: Dict[str, List[str]] = {}
@@ -117,14 +118,19 @@ class Reach:
         """For code no entry point reaches in an application: every project caller of `fq` (tests
         left out) catches and replaces `cls`, or passes it on to callers that all do. A function
         with no such caller, or reached another way, may have callers errlint does not see."""
+        if self.library or fq in self.roots or depth > 8:
+            return False
+        key = (fq, cls)
+        if key in self._replaced:
+            return self._replaced[key]
+        self._replaced[key] = False  # a cycle of callers replaces nothing by itself
         calls, other = self.model.incoming()
-        if self.library or fq in other or fq in self.roots or depth > 8:
-            return False
         edges = [e for e in calls.get(fq, ()) if not is_test_module(self.model.module_of[e[0]])]
-        if not edges:
-            return False
         bases = self.model.class_bases
-        return all(catches(types, cls, bases) or caller != fq and self.replaced_by_callers(caller, cls, depth + 1) for caller, _, types in edges)
+        found = fq not in other and bool(edges) and all(
+            catches(types, cls, bases) or self.replaced_by_callers(caller, cls, depth + 1) for caller, _, types in edges)
+        self._replaced[key] = found
+        return found
 
     def chain(self, audience: str, fq: str) -> Tuple[str, ...]:
         out = [fq]

@@ -642,3 +642,5 @@ async def call(name: str, arguments: dict):
     assert step(named) == []
     assert step(named.replace("Missing insight argument", "Missing arguments")) == ["AEM201"]
     assert step(named.replace("Missing insight argument", "`insight` is required")) == []
+    assert step(named.replace("Missing insight argument", "insight argument missing in arguments")) == []
+    assert step(named.replace("Missing insight argument", "The argument is missing")) == ["AEM201"]

@@ -32,7 +32,8 @@ _INPUT_WORD = r"(?:argument|parameter|field|option|key|flag)"
 NAMED_MISSING_INPUT = re.compile(
     rf"\bmissing\s+(?:required\s+)?(?!(?:the|an?|some|required|{_INPUT_WORD}s?|values?|data|input)\b)[`'\"]?[A-Za-z_{{][\w.{{}}-]*[`'\"]?\s+{_INPUT_WORD}\b"
     rf"|\bmissing\s+(?:required\s+)?{_INPUT_WORD}s?\b(?:\s*[:=]\s*|\s+)[`'\"{{]?[A-Za-z_{{]"
-    r"|[`'\"][A-Za-z_][\w.-]*[`'\"] is required\b",
+    r"|[`'\"][A-Za-z_][\w.-]*[`'\"] is required\b"
+    rf"|\b(?!(?:the|an?|some|this|that|one|required)\b)[`'\"]?[A-Za-z_][\w.-]*[`'\"]?\s+{_INPUT_WORD}\s+(?:is\s+)?(?:missing|required)\b",
     re.I,
 )
 TYPED_TIMEOUT = re.compile(r"TIMEOUT|^-?408$")

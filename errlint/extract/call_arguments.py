@@ -64,6 +64,20 @@ def classify_call(call: cst.Call, source: Provenance, fixed: Provenance, params:
     return site
 
 
+def _may_resolve(func: cst.CSTNode, scope) -> bool:
+    """False for a call on a local value (`parts.append(x)`, `result.get(k)`): the project model
+    reaches a method of it only by dispatch, which keeps every parameter as input anyway."""
+    root = func
+    while isinstance(root, (cst.Attribute, cst.Call, cst.Subscript)):
+        root = root.value if isinstance(root, (cst.Attribute, cst.Subscript)) else root.func
+    if not isinstance(root, cst.Name) or root is func and isinstance(func, cst.Name) and not scope.bindings.get(func.value):
+        return True  # a plain call of a name not bound in the function: a module function, maybe defined further down
+    if root.value in ("self", "cls"):
+        return True
+    bindings = scope.lookup(root.value)
+    return not bindings or any(b.kind in ("import", "def", "class") for b in bindings)
+
+
 def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequence[str]) -> Tuple[dict, List[str]]:
     """(`{callee: [site, ...]}`, names passed as arguments) for the calls one function makes. A
     function passed on as a value (`map(check, xs)`, `pool.submit(job, x)`) is called by code
@@ -74,7 +88,7 @@ def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequenc
     refs = set()
     local = scope.bindings
     for target, call in calls:
-        if may_be_project_call(target):
+        if may_be_project_call(target) and _may_resolve(call.func, scope):
             out.setdefault(target, []).append(classify_call(call, source, fixed, params))
         for arg in call.args:
             if isinstance(arg.value, (cst.Name, cst.Attribute)):
