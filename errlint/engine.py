@@ -17,7 +17,7 @@ from . import project_model
 from .families import family_of
 from .extract.catching import raised_class
 from .extract.provenance import Provenance
-from .reachability import INTERNAL
+from .reachability import INTERNAL, audience_of
 from .extract.walker import extract
 from .locator import Locator
 from .model import Diagnostic, Finding, Level, Location
@@ -203,7 +203,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
             if group and function is not None and function.param_names:
                 # the same message when no call passes the function caller input (`parameter_inputs`)
                 _run_internal(message, rules, ctx, leak_only, findings.setdefault((index, audience + INTERNAL), []), internal, name)
-                record["gp"] = guard_params(message, ctx)
+                if "gp" not in record:  # the same for every audience
+                    record["gp"] = guard_params(message, ctx)
         message.profile = original
         record["node"] = message.node
         variants.append(record)
@@ -218,7 +219,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     by_index: Dict[int, Dict[str, List[Diagnostic]]] = {}
     for group, found in findings.items():
         out = base if group is None else by_index.setdefault(group[0], {}).setdefault(group[1], [])
-        audience = None if group is None else group[1].split("|")[0]
+        audience = None if group is None else audience_of(group[1])
         for rule, finding in most_specific(found):
             diagnostic = _locate(rule, finding, locator, suppressions, run, name, audience)
             if diagnostic is not None:

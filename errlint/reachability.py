@@ -27,6 +27,11 @@ NOBODY = "none"  # the variant of a raise that every path from an entry point ca
 INTERNAL = "|internal"  # suffix of a variant judged with the function's parameters carrying no input
 
 
+def audience_of(key: str) -> str:
+    """The audience of a variant key (`cli` for `cli|internal`)."""
+    return key[:-len(INTERNAL)] if key.endswith(INTERNAL) else key
+
+
 class Reach:
     """Which entry points reach each function, with one call chain per audience."""
 
@@ -211,7 +216,7 @@ def judge(base: Sequence[Diagnostic], variants: Sequence[dict], reach: Reach, mo
         if picked is None:
             continue
         for d in picked:
-            audience = key.split("|")[0]
+            audience = audience_of(key)
             out.append(replace(d, message=d.message + note if note else d.message, audience="agent" if audience == "reply" else audience, entry_points=entries))
     return out, ";".join(choices)
 
