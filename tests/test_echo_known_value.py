@@ -57,3 +57,59 @@ def test_a_helper_parameter_is_still_asked_for():
     code = ("import logging, sys\nlog = logging.getLogger('x')\n\ndef split_pair(raw: str):\n    if '=' not in raw:\n"
             "        log.error('Malformed --env entry. Expected NAME=VALUE')\n        sys.exit(1)\n    return raw.split('=', 1)\n")
     assert echo_rows(code) == [11]
+
+
+# A field the reader sent, read by its literal key and named in the message: the reader holds the
+# value (a query parameter it put in the URL, an argument of its own tool call). The same lookup in a
+# loop, by a computed key, or under a message that names another field still needs the echo.
+
+def test_query_parameter_read_by_key_and_named():
+    code = ("def page(request):\n    size = request.args.get('_size') or 20\n    try:\n        n = int(size)\n"
+            "    except ValueError:\n        raise ValueError('_size must be a positive integer')\n    return n\n")
+    assert echo_rows(code) == []
+
+
+def test_starlette_query_param_bound_named():
+    code = ("def listing(request):\n    limit = int(request.query_params['limit'])\n    if limit > 500:\n"
+            "        raise ValueError('limit must be at most 500')\n    return limit\n")
+    assert echo_rows(code) == []
+
+
+def test_lowlevel_argument_read_by_key_and_named():
+    code = ("async def call_tool(name, arguments):\n    if arguments.get('amount', 0) <= 0:\n"
+            "        raise ValueError('amount must be a positive number of cents')\n    return []\n")
+    assert echo_rows(code) == []
+
+
+def test_parsed_field_shape_named_but_parse_error_still_asks_for_the_position():
+    code = ("import json\nclass Params:\n    def __init__(self, parameters):\n        text = parameters.get('filter', '')\n"
+            "        try:\n            parsed = json.loads(text)\n        except ValueError:\n"
+            "            raise ValueError(\"Invalid 'filter' parameter: must be valid JSON\")\n"
+            "        if not isinstance(parsed, (list, dict)):\n"
+            "            raise ValueError(\"Invalid 'filter' parameter: must be a JSON object or array\")\n        self.filter = parsed\n")
+    # the parse failure (row 13) still needs the parser's position; the shape check (row 15) does not
+    assert echo_rows(code) == [13]
+
+
+def test_field_of_each_element_is_still_asked_for():
+    code = ("def rows(payload):\n    for row in payload['rows']:\n        kind = row.get('kind')\n"
+            "        if kind not in ('a', 'b'):\n            raise ValueError('kind must be a or b')\n")
+    assert echo_rows(code) == [10]
+
+
+def test_lookup_by_computed_key_is_still_asked_for():
+    code = ("def read(args, field):\n    value = args[field]\n    if not value.isdigit():\n"
+            "        raise ValueError('value must be digits only')\n    return value\n")
+    assert echo_rows(code) == [9]
+
+
+def test_field_the_message_does_not_name_is_still_asked_for():
+    code = ("def page(request):\n    size = request.args.get('per_page')\n    if not size.isdigit():\n"
+            "        raise ValueError('must be a whole number')\n    return size\n")
+    assert echo_rows(code) == [9]
+
+
+def test_environment_variable_is_not_the_readers_own_value():
+    code = ("import os\ndef load_timeout():\n    seconds = int(os.environ.get('APP_TIMEOUT', '30'))\n    if seconds > 600:\n"
+            "        raise ValueError('APP_TIMEOUT is too long')\n    return seconds\n")
+    assert echo_rows(code) == [10]

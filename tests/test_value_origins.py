@@ -185,7 +185,7 @@ def main():
         accounts = json.loads(CONFIG.read_text())
     except FileNotFoundError as exc:
         sys.exit(f"Cannot read the accounts: {exc}")
-''', [(12, 'AEM207'), (12, 'AEM302')]),
+''', [(12, 'AEM302')]),  # a FileNotFoundError caught by name, behind a prefix naming the read: a relay, not AEM207
     'filename_typer': ('''
 from pathlib import Path
 import typer

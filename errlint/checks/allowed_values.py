@@ -14,12 +14,15 @@ from ..extract.value_sets import describe as describe_set
 from ..fixes import append_edit
 from ..model import COLLECTION, HINT, Applicability, Finding, Fix, Message, Template
 from .base import FileContext, Option as RuleOption, complete_templates, quote
+from .inputs import reports_missing_input
 from .signals import tool_references
 from .part_rule import PART_SINKS, VALUE_SOURCE, PartRule, _contains, _root
 from .vague import signals
 
 RANGE_TEXT = re.compile(r"\b(at least|at most|no more than|up to|between|minimum|maximum|max|min|limit|exceeds?|above|below|greater|less|fewer|more than|range|positive|negative|non-negative|non-zero|whole number|single|only one|exactly)\b|[<>]=?|\u2264|\u2265", re.I)
 EXAMPLE_TEXT = re.compile(r"\b(e\.g\.|for example|such as|like|format|formatted|must (?:match|be|look|start|end|contain)|expected|should (?:be|look|match)|in the form)\b", re.I)
+# the order of two values the caller sent ("end before start", "min_size is larger than max_size")
+RELATION_TEXT = re.compile(r"\b(before|after|earlier|later|precedes?|follows?|past|beyond|overlaps?|greater|larger|bigger|higher|less|smaller|lower|exceeds?|than)\b", re.I)
 ZERO_WORDS = re.compile(r"\b(positive|negative|non-negative|nonnegative|non-zero|nonzero|empty|whole number)\b", re.I)
 
 
@@ -125,6 +128,8 @@ class MissingAllowedValues(PartRule):
 
     def _satisfied(self, template: Template, facts: GuardFacts, choices, formats, patterns, ranges, ctx, message, sig) -> bool:
         prose = template.prose
+        if reports_missing_input(template, facts):
+            return True  # "other_table must be specified": the step for an absent input is the message
         if re.search(r"did you mean", prose, re.I) or VALUE_SOURCE.search(prose) or tool_references(template):
             return True
         for holder in template.placeholders:
@@ -155,6 +160,9 @@ class MissingAllowedValues(PartRule):
                 return True
             if RANGE_TEXT.search(prose) and (re.search(r"\d", literal) or template.placeholders or ZERO_WORDS.search(prose)):
                 return True
+            relative = [bound for _, _, bound in ranges if bound and not bound.isupper() and provenance(message).inputs(_bound_names(bound))]
+            if relative and len(relative) == len(ranges) and RELATION_TEXT.search(prose):
+                return True  # `start > end`: the allowed side is the order of two inputs, and the text states it
         if facts.enum_lookup and (sig.allowed_clause(template) or any(h.has(COLLECTION) for h in template.placeholders)):
             return True
         return False
@@ -196,6 +204,11 @@ class MissingAllowedValues(PartRule):
 
 
 NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "12": "twelve"}
+
+
+def _bound_names(bound: str) -> set:
+    """The names a bound's label reads (`data` for "len(data)", `period` for "period[1]")."""
+    return {n for n in re.findall(r"(?<![.\w])[A-Za-z_]\w*", bound) if n not in ("len", "abs", "min", "max", "int", "float", "round", "self", "cls")}
 
 
 def _near(value: str, literal: str) -> bool:

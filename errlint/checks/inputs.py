@@ -52,3 +52,22 @@ def failing_inputs(message: Message, ctx) -> List[str]:
 def first_failing_input(message: Message, ctx) -> str:
     found = failing_inputs(message, ctx)
     return found[0] if found else ""
+
+
+REQUIRED_TEXT = re.compile(
+    r"\b(?:is|are)\s+(?:required|missing|needed)\b|\bmust\s+(?:be\s+)?(?:specified|provided|given|set|passed|supplied|included)\b"
+    r"|\b(?:specify|provide|pass|supply|set|add|include)\b|\bmissing\b|\brequired\b",
+    re.I,
+)
+
+
+def reports_missing_input(template, facts) -> bool:
+    """The message is about an input the guard found absent (`other_table is None`), named as
+    required ("other_table must be specified for a compound key"): the other values the guard tests
+    are the circumstance, not the rejected value, so there is nothing to echo or to bound."""
+    from .signals import mentions
+
+    if not facts.empty_subjects or not REQUIRED_TEXT.search(template.prose):
+        return False
+    tested = facts.value_subjects | {b[0] for b in facts.bounds} | {m.subject for m in facts.memberships}
+    return any(s and s not in CONTEXT_OBJECTS and s not in tested and mentions(template, s) for s in facts.empty_subjects)

@@ -23,8 +23,12 @@ FRAMEWORK_USAGE = (
     "click.exceptions.BadParameter", "typer.BadParameter", "click.Context.fail",
     "argparse.ArgumentParser.error", "argparse.ArgumentTypeError", "argparse.ArgumentError",
 )
-RECOVERED = re.compile(r"\b(continuing|falling back|fall(?:ing)? back to|ignoring|skipping|will (?:retry|try again)|retrying(?! (?:will|won't) help)|using (?:the )?default|proceeding (?:with|without))\b", re.I)
+RECOVERED = re.compile(r"\b(continuing|waiting (?:for|on)|falling back|fall(?:ing)? back to|ignoring|skipping|will (?:retry|try again)|retrying(?! (?:will|won't) help)|using (?:the )?default|proceeding (?:with|without))\b", re.I)
 PATH_NAME = re.compile(r"(^|_)(path|file|filename|dir|directory|folder)$")
+FILE_NOUN = re.compile(r"\b(?:file|directory|folder|path|dir)s?\b", re.I)
+# the file, archive or document the reader named is broken: the step (pass another one, or repair it
+# outside) is plain, and no tool lists sound ones
+BROKEN_CONTENT = re.compile(r"\b(?:damaged|corrupt(?:ed)?|not well-formed|truncated|unreadable)\b", re.I)
 # a message that names the required input the call left out states the step (pass it): "Missing
 # insight argument", "missing required parameter: {name}", "`query` is required"; a bare "Missing
 # arguments" names nothing to pass
@@ -33,7 +37,7 @@ NAMED_MISSING_INPUT = re.compile(
     rf"\bmissing\s+(?:required\s+)?(?!(?:the|an?|some|required|{_INPUT_WORD}s?|values?|data|input)\b)[`'\"]?[A-Za-z_{{][\w.{{}}-]*[`'\"]?\s+{_INPUT_WORD}\b"
     rf"|\bmissing\s+(?:required\s+)?{_INPUT_WORD}s?\b(?:\s*[:=]\s*|\s+)[`'\"{{]?[A-Za-z_{{]"
     r"|[`'\"][A-Za-z_][\w.-]*[`'\"] is required\b"
-    rf"|\b(?!(?:the|an?|some|this|that|one|required)\b)[`'\"]?[A-Za-z_][\w.-]*[`'\"]?\s+{_INPUT_WORD}\s+(?:is\s+)?(?:missing|required)\b",
+    rf"|\b(?!(?:the|an?|some|this|that|one|required)\b)[`'\"]?[A-Za-z_][\w.-]*[`'\"]?\s+{_INPUT_WORD}s?\s+(?:(?:is|are)\s+)?(?:missing|required)\b",
     re.I,
 )
 TYPED_TIMEOUT = re.compile(r"TIMEOUT|^-?408$")
@@ -122,8 +126,11 @@ class MissingNextStep(PartRule):
                 continue  # the program carried on: nothing for the reader to do
             if NAMED_MISSING_INPUT.search(template.text):
                 continue  # "Missing insight argument": the step (pass it) is the message
-            if message.profile != "agent" and NOT_FOUND_TEXT.search(template.prose) and any(PATH_NAME.search(n) for h in value_placeholders(template) for n in h.names):
+            shown = value_placeholders(template)
+            if message.profile != "agent" and NOT_FOUND_TEXT.search(template.prose) and shown and (FILE_NOUN.search(template.prose) or any(PATH_NAME.search(n) for h in shown for n in h.names)):
                 continue  # "File not found: {path}" with the path shown: the step (a path that exists) is plain
+            if BROKEN_CONTENT.search(template.prose) and (shown or FILE_NOUN.search(template.prose)):
+                continue  # "{path} is a damaged zip file": nothing to call or set; another file is the plain step
             yield self.finding(
                 message,
                 f'"{quote(template.text)}" gives no next step; say what to call, pass, set or retry',

@@ -11,14 +11,37 @@ from .base import FileContext, complete_templates, quote, traceback_attached
 from .part_rule import PartRule, passthrough_only, relayed_only
 from .vague import signals
 
+# exceptions whose text is not written for the reader: a key's repr, an attribute name, a status
+# line without the reply's body
+POOR_TEXT = re.compile(r"^(KeyError|IndexError|LookupError|AttributeError|TypeError|StopIteration|AssertionError|HTTPError|HTTPStatusError|RequestException|RequestError)$")
 AGENT_FACING_ERROR = re.compile(r"^(ToolError|ResourceError|PromptError|McpError|MCPError|HTTPException|UsageError|BadParameter)$")
+
+
+def _unknown_text(types) -> bool:
+    """The caught exception's text is nobody's choice: a catch-all (the text may come from anything
+    in the `try`) or a class whose text is not written for a reader."""
+    return not types or any(t.rsplit(".", 1)[-1] in ("Exception", "BaseException") or POOR_TEXT.match(t.rsplit(".", 1)[-1]) for t in types)
+
+
+# words of a wrapper that say only that something failed ("Caught Exception. Error: {e}")
+WRAPPER_WORDS = frozenset({"caught", "exception", "exceptions", "error", "errors", "failed", "failure", "occurred",
+                           "unexpected", "unhandled", "raised", "details", "detail", "message", "reason", "something"})
+
+
+def _names_failure(template, sig) -> bool:
+    """The prefix names the operation or the input that failed ("Invalid timezone: {e}")."""
+    return any(w.lower() not in WRAPPER_WORDS for w in sig.content_words(template))
 
 
 class ExceptionPassthroughOnly(PartRule):
     """## What it does
     Flags a message that is only a generic prefix plus the caught exception's text:
     `f"Error: {e}"`, `str(e)`, `f"{type(e).__name__}: {e}"`, or plus an upstream's own error text
-    read from its reply (`f"Tool failed: {result.get('error')}"`).
+    read from its reply (`f"Tool failed: {result.get('error')}"`). The exception's text must be
+    nobody's choice: caught by a catch-all (it may come from anything in the `try`), or of a class
+    whose text is not written for a reader (a `KeyError`'s repr, an HTTP status line without the
+    reply's body). A specific class the code caught for its text (`sqlite3.OperationalError`) and a
+    prefix that names the failed operation or input ("Invalid timezone: {e}") are deliberate relays.
 
     ## Why is this bad?
     The library's text was written for its own developers: it names internals, not the tool's
@@ -81,6 +104,8 @@ class ExceptionPassthroughOnly(PartRule):
                 return
             if handler.types and all(AGENT_FACING_ERROR.search(t.rsplit(".", 1)[-1]) for t in handler.types):
                 return  # relaying a ToolError's own text: it was written for the agent
+            if not _unknown_text(handler.types) or _names_failure(template, sig):
+                return  # a class the code chose for its text (`sqlite3.OperationalError`), or a prefix that names the failure
             yield self.finding(
                 message,
                 f'"{quote(template.text)}" only passes the exception text through',

@@ -5,10 +5,11 @@ caller's inputs; a bounded summary, a stated bound or the name of a missing key 
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Optional, Set, Tuple
 
 import libcst as cst
 
+from ..extract import nodes
 from ..extract.context import GuardFacts
 from ..extract.fixability import is_unbounded_param
 from ..extract.guards import DOCUMENT_FORMS
@@ -16,7 +17,7 @@ from ..extract.provenance import provenance
 from ..fixes import insert_in_fstring
 from ..model import Applicability, Finding, Fix, Message, Template
 from .base import FileContext, Option as RuleOption, complete_templates
-from .inputs import CONTEXT_OBJECTS, failing_inputs, is_flag
+from .inputs import CONTEXT_OBJECTS, failing_inputs, is_flag, reports_missing_input
 from .signals import interpolates, mentions, value_placeholders
 from .part_rule import PART_SINKS, PartRule, _contains
 
@@ -27,9 +28,11 @@ class MissingValueEcho(PartRule):
     `if len(x) > 5`, `if not re.match(..., x)`, `if not x.endswith(".md")`) when the message does not
     interpolate that value. Emptiness checks (`if not x`, `x is None`) and pydantic validators are
     exempt; for dicts and lists a bounded summary (the missing keys, `len(x)`) is expected. So is a
-    message that names the input when the value is the one the caller passed as is (a parameter of
-    a tool, a CLI command or an argparse `type=` converter, or computed from one; not an element of a
-    collection or a count): the caller knows what it sent.
+    message that names the input when the value is the one the caller sent as is (a parameter of a
+    tool, a CLI command or an argparse `type=` converter, a field read by its key such as
+    `request.args.get("_size")` or `arguments["amount"]`, or the one value computed from one; not an
+    element of a collection or a count): the caller knows what it sent. A document that fails to
+    parse still needs the parser's position.
 
     ## Why is this bad?
     "Invalid date" makes the agent search its own call for the culprit; "date '2026-02-30' does not
@@ -97,6 +100,8 @@ class MissingValueEcho(PartRule):
                 continue  # "pass at most 3 paths": the limit says enough about a count
             if _names_missing_key(template, facts):
                 continue  # `"itemId" not in args`: naming the missing key is the echo
+            if reports_missing_input(template, facts):
+                continue  # "other_table must be specified": an absent input, no value to show
             single = [m.values[0] for m in facts.memberships if m.allowed and m.values and len(m.values) == 1 and not m.collection]
             if single and len(single) == len([m for m in facts.memberships if m.allowed]) and not (facts.bounds or facts.formats or facts.patterns) and any(s.lower() in template.literal.lower() for s in single):
                 continue  # `if x != "http"` with "only handles HTTP" in the text: the requirement is stated
@@ -105,8 +110,10 @@ class MissingValueEcho(PartRule):
                 continue
             ranked = [n for n in failing_inputs(message, ctx) if n in names]
             name = ranked[0] if ranked else sorted(names)[0]
-            if not unbounded and name not in facts.counted and _sent_as_is(message, name) and _names_input(template, name, message):
-                continue  # the caller sent this one value itself, and the message names it: the echo adds nothing
+            form = next((f for s, f, _ in facts.parse_forms if s == name and f in DOCUMENT_FORMS), "")
+            labels = set(facts.keys[name]) if name in facts.keys else _sent_as_is(message, name)
+            if not unbounded and not form and name not in facts.counted and labels and _names_input(template, name, message, labels):
+                continue  # the reader sent this one value itself, and the message names it: the echo adds nothing
             width = self.options["echo-width"]
             keyed = [(c, k) for c in sorted(names) for k in facts.keys.get(c, ())]
             if keyed and name in facts.keys:  # `args.get("amount", 0) <= 0`: the value that failed is args["amount"]
@@ -117,7 +124,6 @@ class MissingValueEcho(PartRule):
                     f"Echo the value the caller sent for `{key}`: f\"... (got {{{container}.get({key!r})!r:.{width}}})\".",
                 )
                 return
-            form = next((f for s, f, _ in facts.parse_forms if s == name and f in DOCUMENT_FORMS), "")
             if form:  # a JSON/YAML/TOML document: where it broke, not the whole document
                 caught = message.context.handlers[0].name if message.context.handlers else ""
                 err = caught or "e"
@@ -142,32 +148,73 @@ class MissingValueEcho(PartRule):
             return
 
 
-def _sent_as_is(message: Message, name: str) -> bool:
-    """`name` is one value the caller passed: a parameter of the entry point itself (an MCP tool, a
-    CLI command or callback, an argparse `type=` converter), or computed from exactly one
-    (`url_str = str(url)`, `val = arg.lower()`), not an element of a collection (a loop target, a
-    lookup) the caller cannot tell apart. A helper's parameter may be one of many entries."""
+def _sent_as_is(message: Message, name: str) -> Set[str]:
+    """The names the reader knows the value of `name` by, when it is one value the reader sent as
+    is: a field of its request or arguments read by its key (`args["size"]`,
+    `request.args.get("_size")`; not the environment or a config file), a parameter of the
+    entry point itself (an MCP tool, a CLI command or callback, an argparse `type=` converter), or
+    the one value computed from either (`n = int(size)`, `doc = json.loads(text)`). Empty for an
+    element of a collection (a loop target, a lookup by a computed key), a value computed from
+    several parameters, or a helper's parameter: the reader cannot tell which of its values failed."""
     function = message.context.function
     scope = message.scope
-    if function is None or scope is None or function.role not in ("tool", "lowlevel", "cli"):
-        return False
-    roots = ({name} | provenance(message).ancestors({name})) & set(function.param_names)
-    if len(roots) != 1:
-        return False
-    for n in {name} | provenance(message).ancestors({name}):
+    if function is None or scope is None:
+        return set()
+    chain = {name} | provenance(message).ancestors({name})
+    keys: Set[str] = set()
+    containers: Set[str] = set()
+    for n in chain:
         for binding in scope.lookup(n):
-            if binding.kind in ("loop", "with") or binding.value is not None and isinstance(binding.value, cst.Subscript):
-                return False
-    return True
+            if binding.kind in ("loop", "with"):
+                return set()
+            if binding.value is None:
+                continue
+            for node in nodes.iter_expr(binding.value):
+                found = _field_key(node)
+                if found is None:
+                    continue
+                container, key = found
+                if key is None:
+                    return set()  # `row = rows[i]`: one of many
+                if container not in function.param_names and container not in REQUEST_OBJECTS:
+                    return set()  # `os.environ.get("APP_TIMEOUT")`, a config file: set by someone else, maybe long ago
+                keys.add(key)
+                containers.add(container)
+    params = (chain & set(function.param_names)) - containers
+    if len(params) > 1:
+        return set()  # `span = end - start`: which of the two is wrong?
+    if keys:
+        return params | keys
+    if function.role not in ("tool", "lowlevel", "cli"):
+        return set()  # a helper's parameter may be one of many entries (`for v in values: check(v)`)
+    return params
 
 
-def _names_input(template: Template, name: str, message: Message) -> bool:
-    """The message names the input: its name, the parameter it came from, a command-line flag, or
-    a word of its name (`url_str` -> "URL")."""
+REQUEST_OBJECTS = frozenset({"request", "req"})  # flask's `request`, a framework's request global
+
+
+def _field_key(node: cst.CSTNode) -> Optional[Tuple[str, Optional[str]]]:
+    """(container, key) for a lookup of one field: `args["size"]` and `args.get("size")` give the key;
+    a lookup by a computed key or a position (`rows[i]`, `size[:-1]`) gives None for it. None when
+    `node` is no lookup."""
+    if isinstance(node, cst.Subscript):
+        index = node.slice[0].slice if len(node.slice) == 1 else None
+        key = nodes.string_value(index.value) if isinstance(index, cst.Index) else None
+        return nodes.root_name(node.value), key  # a slice or an index: a part of the value, not the value
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" and node.args:
+        key = nodes.string_value(node.args[0].value)
+        if key is not None:
+            return nodes.root_name(node.func.value), key
+    return None
+
+
+def _names_input(template: Template, name: str, message: Message, labels: Iterable[str] = ()) -> bool:
+    """The message names the input: its name, the parameter or field it came from (`labels`), a
+    command-line flag, or a word of its name (`url_str` -> "URL")."""
     function = message.context.function
-    candidates = {name} | (provenance(message).ancestors({name}) & set(function.param_names) if function is not None else set())
+    candidates = {name} | set(labels) | (provenance(message).ancestors({name}) & set(function.param_names) if function is not None else set())
     for candidate in candidates:
-        if mentions(template, candidate) or any(mentions(template, flag.lstrip("-")) for flag in function.aliases.get(candidate, ())):
+        if mentions(template, candidate) or function is not None and any(mentions(template, flag.lstrip("-")) for flag in function.aliases.get(candidate, ())):
             return True
         if any(len(word) >= 3 and mentions(template, word) for word in candidate.split("_")):
             return True

@@ -9,6 +9,7 @@ import re
 from typing import Iterable
 
 from ..extract.fixability import is_id_param, tested_params
+from ..extract.provenance import provenance
 from ..fixes import append_edit
 from ..model import Applicability, Finding, Fix, Message
 from .base import FileContext, Option as RuleOption, Rule, complete_templates
@@ -76,6 +77,8 @@ class MissingValueSource(PartRule):
         for template in complete_templates(message):
             if not (id_params or NOT_FOUND_TEXT.search(template.prose)):
                 continue
+            if not id_params and not _about_input(message, facts, template):
+                continue  # "Downloaded file is not a valid PDF": the world's answer, no value the reader can pick
             if facts.bounds or facts.patterns and not NOT_FOUND_TEXT.search(template.prose):
                 continue
             if tool_references(template) or VALUE_SOURCE.search(template.prose) or any(re.search(rf"\b{re.escape(t)}\b", template.prose) for t in ctx.registry):
@@ -97,6 +100,13 @@ class MissingValueSource(PartRule):
                 fix=fix,
             )
             return
+
+
+def _about_input(message: Message, facts, template) -> bool:
+    """The value the message rejects comes from the reader: the guard tests caller input, or the
+    message shows a value computed from it."""
+    shown = {n.split(".", 1)[0] for h in template.placeholders for n in h.names}
+    return bool(provenance(message).inputs(facts.subjects | facts.value_subjects | shown))
 
 
 def server_tools(ctx: FileContext) -> frozenset:

@@ -42,6 +42,7 @@ class GuardFacts:
     subjects: Set[str] = field(default_factory=set)
     value_subjects: Set[str] = field(default_factory=set)  # values that failed an allowed-values check
     emptiness: bool = False
+    empty_subjects: Set[str] = field(default_factory=set)  # inputs tested for being absent (`x is None`, `not x`)
     memberships: List[Membership] = field(default_factory=list)
     bounds: List[Tuple[str, str, str]] = field(default_factory=list)  # (subject, op, bound text)
     bound_values: List[str] = field(default_factory=list)  # literal/constant bound values
@@ -95,6 +96,12 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
         chain = _else_chain(context.guards, guard, resolve) if guard.negated else [guard]
         for link in reversed(chain):  # in source order: `if` first, the last `elif` last
             _analyse(link.test, facts, resolve, link.negated)
+        for outer in leading[leading.index(guard) + 1:]:
+            # an enclosing `if other is None:` makes an absent input part of the failure
+            if outer.kind != "fallthrough" and not outer.negated:
+                around = GuardFacts()
+                _analyse(outer.test, around, resolve, False)
+                facts.empty_subjects |= around.empty_subjects
         break  # the innermost real guard is the one that leads to the sink
     for handler in context.handlers[:1]:
         for t in handler.types:
@@ -200,6 +207,7 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
             elif isinstance(inner, (cst.Name, cst.Attribute, cst.Subscript)) and not neg:
                 facts.emptiness = True
                 facts.subjects.add(nodes.root_name(inner))
+                facts.empty_subjects.add(nodes.root_name(inner))
             elif isinstance(inner, cst.Call) and nodes.last_name(inner.func) == "strip" and not neg:
                 facts.emptiness = True
                 facts.subjects.add(nodes.root_name(inner.func))
@@ -293,6 +301,8 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             else:
                 facts.emptiness = True
                 facts.subjects.add(subject)
+                if isinstance(op, cst.Is) != neg:
+                    facts.empty_subjects.add(subject)
         elif isinstance(op, (cst.Equal, cst.NotEqual)):
             status = nodes.int_value(right)
             if status is not None and 100 <= status <= 599 and re.search(r"status|code", nodes.last_name(left) or "", re.I):

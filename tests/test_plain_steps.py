@@ -1,0 +1,68 @@
+"""AEM201 does not ask for a step the message already makes plain: it names the required inputs the
+call left out, states a requirement ("must exist in the schema file"), shows the missing file a CLI
+user or HTTP client named, says that the file the reader named is broken, or says the program is
+waiting. The same shapes without the named object still get AEM201."""
+from __future__ import annotations
+
+import pytest
+from conftest import lint
+
+from errlint.config import Settings
+
+PREVIEW = Settings(preview=True)
+TOOL = "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n\n@mcp.tool()\ndef t(path: str) -> str:\n    if path == 'x':\n        raise ToolError({text})\n    return path\n"
+CLI = "import click\n\n@click.command()\n@click.option('--code')\ndef run(code):\n    if code:\n        raise click.ClickException({text})\n"
+
+
+def flagged(template: str, text: str) -> bool:
+    return any(d.code == "AEM201" for d in lint(template.format(text=text), select=["AEM201"], settings=PREVIEW))
+
+
+@pytest.mark.parametrize("text", [
+    "'filepath and content arguments required'",
+    "'`start` and `end` parameters are required'",
+    "'name and email fields missing'",
+])
+def test_named_missing_inputs_state_the_step(text):
+    assert not flagged(TOOL, text)
+
+
+def test_unnamed_missing_arguments_still_flagged():
+    assert flagged(TOOL, "'arguments required'")
+
+
+@pytest.mark.parametrize("text", [
+    "f'File not found: {code}'",
+    "f'No such directory: {code}'",
+    "f'Config file {code} does not exist'",
+])
+def test_missing_file_shown_to_a_cli_user(text):
+    assert not flagged(CLI, text)
+
+
+def test_missing_file_for_an_agent_still_asks_where_to_get_one():
+    assert flagged(TOOL, "f'File not found: {path}'")
+
+
+@pytest.mark.parametrize("text", [
+    "f'{path} is a damaged zip file.'",
+    "'PDF file appears to be corrupted or unreadable'",
+    "f'Archive {path} is truncated'",
+    "f'A part of the workbook is not well-formed XML ({path}).'",
+])
+def test_broken_file_the_reader_named(text):
+    assert not flagged(TOOL, text)
+
+
+@pytest.mark.parametrize("text", ["'Internal state is corrupted'", "'The server is broken.'"])
+def test_broken_without_a_named_object_still_flagged(text):
+    assert flagged(TOOL, text)
+
+
+@pytest.mark.parametrize("text", [
+    "f'A column named {code} must exist in the schema file.'",
+    "f'Table {code} must already be defined before it is referenced'",
+    "'No input file or piped data provided. Waiting for standard input.'",
+])
+def test_requirement_or_waiting_notice(text):
+    assert not flagged(CLI, text)
