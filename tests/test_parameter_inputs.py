@@ -153,3 +153,25 @@ def test_a_nested_function_called_by_its_parent_has_call_sites(tmp_path, monkeyp
     assert not any(row == 10 for row, _ in codes_in(tmp_path, monkeypatch, {"helpers.py": helper, "cli.py": cli(body)}))
     fed = helper.replace("emit('x' * 3)", "emit(part)")
     assert any(row == 10 for row, _ in codes_in(tmp_path / "b", monkeypatch, {"helpers.py": fed, "cli.py": cli(body)}))
+
+
+BUDGET = '''
+class Budget:
+    def __init__(self, total):
+        self.remaining = total
+
+    def take(self, data, limit):
+        if len(data) > limit:
+            raise ValueError("The project is too large to read.")
+        return data
+'''
+
+
+def test_method_of_an_instance_the_code_made(tmp_path, monkeypatch):
+    # `budget = helpers.Budget(...)`; `budget.take(...)` with fixed values: the guard is the project's own check
+    body = "    budget = helpers.Budget(10)\n    budget.take(b'abc', 5)\n    click.echo(name)\n"
+    files = {"helpers.py": BUDGET, "cli.py": cli(body)}
+    assert codes_in(tmp_path, monkeypatch, files) == set()
+    # the same method handed the command's argument checks caller input
+    files["cli.py"] = cli("    budget = helpers.Budget(10)\n    budget.take(name, 5)\n")
+    assert {code for _, code in codes_in(tmp_path / "b", monkeypatch, files)} >= {"AEM202"}

@@ -65,8 +65,9 @@ def classify_call(call: cst.Call, source: Provenance, fixed: Provenance, params:
 
 
 def _may_resolve(func: cst.CSTNode, scope) -> bool:
-    """False for a call on a local value (`parts.append(x)`, `result.get(k)`): the project model
-    reaches a method of it only by dispatch, which keeps every parameter as input anyway."""
+    """False for a call on a local value that is no instance the code made of a class
+    (`parts.append(x)`, `result.get(k)`): the project model reaches a method of it only by dispatch,
+    which keeps every parameter as input anyway."""
     root = func
     while isinstance(root, (cst.Attribute, cst.Call, cst.Subscript)):
         root = root.value if isinstance(root, (cst.Attribute, cst.Subscript)) else root.func
@@ -75,7 +76,11 @@ def _may_resolve(func: cst.CSTNode, scope) -> bool:
     if root.value in ("self", "cls"):
         return True
     bindings = scope.lookup(root.value)
-    return not bindings or any(b.kind in ("import", "def", "class") for b in bindings)
+    if not bindings or any(b.kind in ("import", "def", "class") for b in bindings):
+        return True
+    # `budget = _Budget(limit); budget.decompress(data)`: an instance the code made of a class, whose
+    # methods the project model reaches through the receiver's class
+    return any(b.kind == "assign" and isinstance(b.value, cst.Call) and nodes.last_name(b.value.func)[:1].isupper() for b in bindings)
 
 
 def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequence[str]) -> Tuple[dict, List[str]]:
