@@ -156,7 +156,7 @@ def test_a_nested_function_called_by_its_parent_has_call_sites(tmp_path, monkeyp
 
 
 BUDGET = '''
-class Budget:
+class _Budget:
     def __init__(self, total):
         self.remaining = total
 
@@ -168,10 +168,10 @@ class Budget:
 
 
 def test_method_of_an_instance_the_code_made(tmp_path, monkeypatch):
-    # `budget = helpers.Budget(...)`; `budget.take(...)` with fixed values: the guard is the project's own check
-    body = "    budget = helpers.Budget(10)\n    budget.take(b'abc', 5)\n    click.echo(name)\n"
+    # `budget = helpers._Budget(...)` (a private class); `budget.take(...)` with fixed values: the guard is the project's own check
+    body = "    budget = helpers._Budget(10)\n    budget.take(b'abc', 5)\n    click.echo(name)\n"
     files = {"helpers.py": BUDGET, "cli.py": cli(body)}
     assert codes_in(tmp_path, monkeypatch, files) == set()
     # the same method handed the command's argument checks caller input
-    files["cli.py"] = cli("    budget = helpers.Budget(10)\n    budget.take(name, 5)\n")
+    files["cli.py"] = cli("    budget = helpers._Budget(10)\n    budget.take(name, 5)\n")
     assert {code for _, code in codes_in(tmp_path / "b", monkeypatch, files)} >= {"AEM202"}

@@ -80,7 +80,7 @@ def _may_resolve(func: cst.CSTNode, scope) -> bool:
         return True
     # `budget = _Budget(limit); budget.decompress(data)`: an instance the code made of a class, whose
     # methods the project model reaches through the receiver's class
-    return any(b.kind == "assign" and isinstance(b.value, cst.Call) and nodes.last_name(b.value.func)[:1].isupper() for b in bindings)
+    return any(b.kind == "assign" and isinstance(b.value, cst.Call) and nodes.last_name(b.value.func).lstrip("_")[:1].isupper() for b in bindings)
 
 
 def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequence[str]) -> Tuple[dict, List[str]]:
