@@ -139,6 +139,10 @@ class MissingAllowedValues(PartRule):
                 if m.collection and any(n == m.collection or n.startswith(m.collection + ".") for n in holder.names):
                     return True
         literal = template.literal
+        if _names_kind(template, facts):
+            return True  # `value not in BOOLEAN_STATES` with "not a boolean": the kind of value is the requirement
+        if choices and any(facts.pinned.get(n.split(".", 1)[0]) in choices for h in template.placeholders for n in h.names):
+            return True  # `if tag == "VCALENDAR": ... "not supported in %r collection" % tag` shows the accepted value
         if choices and any(_contains(template, c) or c and len(c) > 2 and c.lower() in literal.lower() or c in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[c]}\b", literal, re.I) for c in choices):
             return True
         for subject, method, lits, required in formats:
@@ -204,6 +208,28 @@ class MissingAllowedValues(PartRule):
 
 
 NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "12": "twelve"}
+
+
+SET_WORDS = frozenset({"states", "values", "options", "choices", "names", "types", "items", "keys", "list", "dict",
+                       "table", "allowed", "valid", "supported", "known", "available", "all", "map", "mapping"})
+
+
+def _names_kind(template: Template, facts: GuardFacts) -> bool:
+    """The message names the kind of value a closed set holds, a word of the set's name that is not
+    the input's own name: "not a boolean" for `value not in BOOLEAN_STATES`."""
+    for m in facts.memberships:
+        if not m.allowed or not m.collection or m.values:
+            continue
+        own = {w.rstrip("s") for w in _words(m.subject)}
+        kinds = {w for w in _words(m.collection) if len(w) >= 4 and w not in SET_WORDS and w.rstrip("s") not in own}
+        if any(re.search(rf"\b(?:an?|valid|known)\s+{re.escape(w.rstrip('s'))}s?\b", template.literal, re.I) for w in kinds):
+            return True
+    return False
+
+
+def _words(name: str) -> set:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
+    return {w.lower() for w in re.split(r"[^A-Za-z]+", spaced) if w}
 
 
 def _bound_names(bound: str) -> set:

@@ -43,6 +43,7 @@ class GuardFacts:
     value_subjects: Set[str] = field(default_factory=set)  # values that failed an allowed-values check
     emptiness: bool = False
     empty_subjects: Set[str] = field(default_factory=set)  # inputs tested for being absent (`x is None`, `not x`)
+    pinned: Dict[str, str] = field(default_factory=dict)  # names an enclosing `if tag == "VCALENDAR":` fixes to a literal
     memberships: List[Membership] = field(default_factory=list)
     bounds: List[Tuple[str, str, str]] = field(default_factory=list)  # (subject, op, bound text)
     bound_values: List[str] = field(default_factory=list)  # literal/constant bound values
@@ -97,11 +98,14 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
         for link in reversed(chain):  # in source order: `if` first, the last `elif` last
             _analyse(link.test, facts, resolve, link.negated)
         for outer in leading[leading.index(guard) + 1:]:
-            # an enclosing `if other is None:` makes an absent input part of the failure
+            # an enclosing `if other is None:` makes an absent input part of the failure; an enclosing
+            # `if tag == "VCALENDAR":` fixes what `tag` shows
             if outer.kind != "fallthrough" and not outer.negated:
                 around = GuardFacts()
                 _analyse(outer.test, around, resolve, False)
                 facts.empty_subjects |= around.empty_subjects
+                for subject, literal in around.equalities:
+                    facts.pinned.setdefault(subject, literal)
         break  # the innermost real guard is the one that leads to the sink
     for handler in context.handlers[:1]:
         for t in handler.types:
