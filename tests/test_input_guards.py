@@ -259,7 +259,7 @@ def fetch(url):
 def crop(image, right):
     if right > image.width:
         raise ValueError(f"right={right} exceeds the image width {image.width}")
-''', [(4, 'AEM201')]),
+''', []),  # the bound stated is the requirement, and the requirement is the step (test_plain_steps)
 }
 
 # Item 4: closed sets (config allow-lists, enums, class allow-lists) vs open sets (records from storage).

@@ -66,3 +66,16 @@ def test_broken_without_a_named_object_still_flagged(text):
 ])
 def test_requirement_or_waiting_notice(text):
     assert not flagged(CLI, text)
+
+
+@pytest.mark.parametrize("body", [
+    # the order of two inputs stated
+    "def check(periods):\n    for period in periods:\n        if period[0] > period[1]:\n            raise ToolError(f'invalid period (end before start) in {period}')\n",
+    # the accepted value shown through a name an enclosing guard fixes
+    "def check(tag, item):\n    if tag == 'VCALENDAR':\n        if item.name != 'VCALENDAR':\n            raise ToolError('Item type %r not supported in %r collection' % (item.name, tag))\n",
+    # the kind of value a closed set holds
+    "from configparser import RawConfigParser\ndef to_bool(value):\n    if value not in RawConfigParser.BOOLEAN_STATES:\n        raise ToolError('not a boolean: %r' % value)\n",
+])
+def test_a_stated_requirement_is_the_step(body):
+    code = "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n\n@mcp.tool()\n" + body
+    assert not any(d.code in ("AEM201", "AEM204") for d in lint(code, select=["AEM201", "AEM204"], settings=PREVIEW))

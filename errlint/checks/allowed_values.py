@@ -26,6 +26,43 @@ RELATION_TEXT = re.compile(r"\b(before|after|earlier|later|precedes?|follows?|pa
 ZERO_WORDS = re.compile(r"\b(positive|negative|non-negative|nonnegative|non-zero|nonzero|empty|whole number)\b", re.I)
 
 
+def requirements(message: Message, ctx: FileContext, limit: int = 20):
+    """What the guard in front of `message` requires of caller input: (facts, choices, dynamic sets,
+    formats, patterns, ranges), or None when it requires nothing a message could state."""
+    if message.extra.get("silent"):
+        return None
+    facts = ctx.guard(message)
+    if not facts.has_guard:
+        return None
+    derived = provenance(message).inputs(facts.subjects | facts.value_subjects)
+    if not derived:
+        return None  # the object's own state, not a value the caller passed
+    choices = [v for m in facts.memberships if m.allowed and m.values and _root(m.subject) in derived for v in m.values]
+    dynamic = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived and not m.closed]
+    closed = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived and m.closed]
+    formats = [f for f in facts.formats if (f[3] or f[2]) and _root(f[0]) in derived]  # required forms and deny rules
+    formats += [(subject, "parse", (form,), True) for subject, form, _ in facts.parse_forms if _root(subject) in derived]
+    patterns = [p for p in facts.patterns if p[2] and _root(p[0]) in derived]
+    ranges = [b for b in facts.bounds if _root(b[0]) in derived]
+    if len(choices) > limit:
+        choices = []
+    if not (choices or formats or patterns or ranges or closed or facts.enum_lookup):
+        return None
+    if dynamic and not choices and not ranges and not closed:
+        return None
+    return facts, choices, dynamic, formats, patterns, ranges
+
+
+def states_requirement(message: Message, template: Template, ctx: FileContext) -> bool:
+    """The message states what its guard requires in words of its own (see
+    `_requirement_in_other_words`): an allowed-values clause, which is itself a way forward."""
+    required = requirements(message, ctx)
+    if required is None:
+        return False
+    facts, choices, _, _, _, ranges = required
+    return _requirement_in_other_words(template, facts, choices, ranges, message)
+
+
 class MissingAllowedValues(PartRule):
     """## What it does
     Flags a message raised when a value is not in a closed set (a literal, an enum, a constant, a
@@ -81,32 +118,13 @@ class MissingAllowedValues(PartRule):
     )
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
-        if message.extra.get("silent"):
+        required = requirements(message, ctx, self.options["max-listed-values"])
+        if required is None:
             return
-        facts = ctx.guard(message)
-        if not facts.has_guard:
-            return
-        function = message.context.function
-        derived = provenance(message).inputs(facts.subjects | facts.value_subjects)
-        if not derived:
-            return  # the object's own state, not a value the caller passed
-        limit = self.options["max-listed-values"]
-        choices = [v for m in facts.memberships if m.allowed and m.values and _root(m.subject) in derived for v in m.values]
-        dynamic = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived and not m.closed]
-        closed = [m for m in facts.memberships if m.allowed and m.dynamic and _root(m.subject) in derived and m.closed]
-        formats = [f for f in facts.formats if (f[3] or f[2]) and _root(f[0]) in derived]  # required forms and deny rules
-        formats += [(subject, "parse", (form,), True) for subject, form, _ in facts.parse_forms if _root(subject) in derived]
-        patterns = [p for p in facts.patterns if p[2] and _root(p[0]) in derived]
-        ranges = [b for b in facts.bounds if _root(b[0]) in derived]
-        if len(choices) > limit:
-            choices = []
-        if not (choices or formats or patterns or ranges or closed or facts.enum_lookup):
-            return
-        if dynamic and not choices and not ranges and not closed:
-            return
+        facts, choices, dynamic, formats, patterns, ranges = required
         sig = signals(ctx)
         for template in complete_templates(message):
-            if self._satisfied(template, facts, choices, formats, patterns, ranges, ctx, message, sig):
+            if _satisfied(template, facts, choices, formats, patterns, ranges, ctx, message, sig):
                 continue
             what, suggestion = self._describe(choices, formats, patterns, ranges, facts)
             yield self.finding(message, f"the message does not say what is allowed ({what})", suggestion, fix=self._fix(message, template, ctx, choices, dynamic, ranges, facts))
@@ -125,51 +143,6 @@ class MissingAllowedValues(PartRule):
             return None
         edit = append_edit(template, ctx.code, addition)
         return Fix(Applicability.UNSAFE, f"Append \"{addition.lstrip('; ')}\"", (edit,)) if edit else None
-
-    def _satisfied(self, template: Template, facts: GuardFacts, choices, formats, patterns, ranges, ctx, message, sig) -> bool:
-        prose = template.prose
-        if reports_missing_input(template, facts):
-            return True  # "other_table must be specified": the step for an absent input is the message
-        if re.search(r"did you mean", prose, re.I) or VALUE_SOURCE.search(prose) or tool_references(template):
-            return True
-        for holder in template.placeholders:
-            if holder.has(COLLECTION) or holder.has(HINT):
-                return True
-            for m in facts.memberships:
-                if m.collection and any(n == m.collection or n.startswith(m.collection + ".") for n in holder.names):
-                    return True
-        literal = template.literal
-        if _names_kind(template, facts):
-            return True  # `value not in BOOLEAN_STATES` with "not a boolean": the kind of value is the requirement
-        if choices and any(facts.pinned.get(n.split(".", 1)[0]) in choices for h in template.placeholders for n in h.names):
-            return True  # `if tag == "VCALENDAR": ... "not supported in %r collection" % tag` shows the accepted value
-        if choices and any(_contains(template, c) or c and len(c) > 2 and c.lower() in literal.lower() or c in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[c]}\b", literal, re.I) for c in choices):
-            return True
-        for subject, method, lits, required in formats:
-            if method == "parse" and parse_form_stated(template, facts, subject, prose, sig):
-                return True
-            if lits and any(lit.strip() and lit.strip().lower() in literal.lower() for lit in lits):
-                return True
-            if lits and not required and deny_stated(template, lits):
-                return True  # a deny rule stated in words ("cannot contain single quotes")
-            if not lits and sig.allowed_clause(template):
-                return True
-        if patterns and (EXAMPLE_TEXT.search(prose) or sig.allowed_clause(template)):
-            return True
-        if ranges:
-            for _, _, bound in ranges:
-                if bound and (bound in literal or any(bound == n or n.startswith(bound + ".") for h in template.placeholders for n in h.names)):
-                    return True
-            if facts.bound_values and any(_near(v, literal) or v in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[v]}\b", literal, re.I) for v in facts.bound_values):
-                return True
-            if RANGE_TEXT.search(prose) and (re.search(r"\d", literal) or template.placeholders or ZERO_WORDS.search(prose)):
-                return True
-            relative = [bound for _, _, bound in ranges if bound and not bound.isupper() and provenance(message).inputs(_bound_names(bound))]
-            if relative and len(relative) == len(ranges) and RELATION_TEXT.search(prose):
-                return True  # `start > end`: the allowed side is the order of two inputs, and the text states it
-        if facts.enum_lookup and (sig.allowed_clause(template) or any(h.has(COLLECTION) for h in template.placeholders)):
-            return True
-        return False
 
     def _describe(self, choices, formats, patterns, ranges, facts) -> tuple:
         if choices:
@@ -205,6 +178,59 @@ class MissingAllowedValues(PartRule):
             subject, pattern, _ = patterns[0]
             return f"{subject} must match {quote(pattern, 40)}", f"Describe the format in words and give an example value for {subject}."
         return "valid enum values", "List the enum's values or point to the tool that lists them."
+
+
+def _requirement_in_other_words(template: Template, facts: GuardFacts, choices, ranges, message) -> bool:
+    """The requirement stated without listing it: the kind of value a closed set holds ("not a
+    boolean" for `BOOLEAN_STATES`), the accepted value shown through a name an enclosing guard fixes
+    (`if tag == "VCALENDAR": ... % tag`), or the order of two inputs ("end before start")."""
+    if _names_kind(template, facts):
+        return True
+    if choices and any(facts.pinned.get(n.split(".", 1)[0]) in choices for h in template.placeholders for n in h.names):
+        return True
+    relative = [bound for _, _, bound in ranges if bound and not bound.isupper() and provenance(message).inputs(_bound_names(bound))]
+    return bool(relative) and len(relative) == len(ranges) and bool(RELATION_TEXT.search(template.prose))
+
+
+def _satisfied(template: Template, facts: GuardFacts, choices, formats, patterns, ranges, ctx, message, sig) -> bool:
+    prose = template.prose
+    if reports_missing_input(template, facts):
+        return True  # "other_table must be specified": the step for an absent input is the message
+    if re.search(r"did you mean", prose, re.I) or VALUE_SOURCE.search(prose) or tool_references(template):
+        return True
+    for holder in template.placeholders:
+        if holder.has(COLLECTION) or holder.has(HINT):
+            return True
+        for m in facts.memberships:
+            if m.collection and any(n == m.collection or n.startswith(m.collection + ".") for n in holder.names):
+                return True
+    literal = template.literal
+    if _requirement_in_other_words(template, facts, choices, ranges, message):
+        return True
+    if choices and any(_contains(template, c) or c and len(c) > 2 and c.lower() in literal.lower() or c in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[c]}\b", literal, re.I) for c in choices):
+        return True
+    for subject, method, lits, required in formats:
+        if method == "parse" and parse_form_stated(template, facts, subject, prose, sig):
+            return True
+        if lits and any(lit.strip() and lit.strip().lower() in literal.lower() for lit in lits):
+            return True
+        if lits and not required and deny_stated(template, lits):
+            return True  # a deny rule stated in words ("cannot contain single quotes")
+        if not lits and sig.allowed_clause(template):
+            return True
+    if patterns and (EXAMPLE_TEXT.search(prose) or sig.allowed_clause(template)):
+        return True
+    if ranges:
+        for _, _, bound in ranges:
+            if bound and (bound in literal or any(bound == n or n.startswith(bound + ".") for h in template.placeholders for n in h.names)):
+                return True
+        if facts.bound_values and any(_near(v, literal) or v in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[v]}\b", literal, re.I) for v in facts.bound_values):
+            return True
+        if RANGE_TEXT.search(prose) and (re.search(r"\d", literal) or template.placeholders or ZERO_WORDS.search(prose)):
+            return True
+    if facts.enum_lookup and (sig.allowed_clause(template) or any(h.has(COLLECTION) for h in template.placeholders)):
+        return True
+    return False
 
 
 NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "12": "twelve"}

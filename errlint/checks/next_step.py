@@ -14,6 +14,7 @@ from .base import FileContext, complete_templates, later_lines, quote, traceback
 from .inputs import first_failing_input
 from .signals import value_placeholders
 from .part_rule import LISTING_TOOL, NOT_FOUND_TEXT, PART_SINKS, PartRule, passthrough_only
+from .allowed_values import states_requirement
 from .recovery import fixable
 from .vague import messageless_matters, signals
 
@@ -129,6 +130,8 @@ class MissingNextStep(PartRule):
             shown = value_placeholders(template)
             if message.profile != "agent" and NOT_FOUND_TEXT.search(template.prose) and shown and (FILE_NOUN.search(template.prose) or any(PATH_NAME.search(n) for h in shown for n in h.names)):
                 continue  # "File not found: {path}" with the path shown: the step (a path that exists) is plain
+            if states_requirement(message, template, ctx):
+                continue  # "end before start", "not a boolean": the requirement stated is the step
             if BROKEN_CONTENT.search(template.prose) and (shown or FILE_NOUN.search(template.prose)):
                 continue  # "{path} is a damaged zip file": nothing to call or set; another file is the plain step
             yield self.finding(
