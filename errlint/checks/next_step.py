@@ -56,7 +56,12 @@ class MissingNextStep(PartRule):
     a call that received one).
     A step printed on the following output line of the same run counts (`print("Error: no config",
     file=sys.stderr)` then `print("Run `tool init`.", file=sys.stderr)`), and so does a stated extent
-    ("line 90 out of range (file has 40 lines)") or wait ("cooling down for ~{s}s").
+    ("line 90 out of range (file has 40 lines)") or wait ("cooling down for ~{s}s"). So does a
+    message that makes the step plain: it names the required inputs the call left out ("filepath and
+    content arguments required"), states the requirement in words of its own ("end before start",
+    "not a boolean", "must exist in the schema file"), shows the missing file a CLI user or HTTP
+    client named ("File not found: {path}"), says the file the reader named is broken ("{path} is a
+    damaged zip file"), or says the program is waiting ("Waiting for standard input").
     Not reported when AEM204, AEM205, AEM206 or AEM207 is (their fixes supply the step), on an
     internal fault ("Internal error", "should never happen", JSON-RPC INTERNAL_ERROR, HTTP 500: no
     caller can fix those, which holds for every missing-part rule), on log calls that attach the
