@@ -2,6 +2,10 @@
 
 libcst's own visitor machinery visits every whitespace node; errlint walks statements itself and only
 descends into expressions through `iter_expr`, which skips whitespace and punctuation fields.
+
+Hot paths test a node's class exactly (`node.__class__ is cst.Name`) rather than with isinstance:
+libcst's concrete node classes have no subclasses, and isinstance against them goes through ABCMeta,
+about ten times slower when the answer is no (tests/test_hot_paths.py keeps them final).
 """
 from __future__ import annotations
 
@@ -99,11 +103,15 @@ def iter_expr(root: cst.CSTNode, stop=(cst.Lambda,)) -> Iterator[cst.CSTNode]:
 
 def dotted(node: Optional[cst.CSTNode]) -> str:
     """`a.b.c` for a Name/Attribute chain; "" for anything else (calls, subscripts)."""
+    cls = node.__class__
+    if cls is cst.Name:
+        return node.value
     parts: List[str] = []
-    while isinstance(node, cst.Attribute):
+    while cls is cst.Attribute:
         parts.append(node.attr.value)
         node = node.value
-    if isinstance(node, cst.Name):
+        cls = node.__class__
+    if cls is cst.Name:
         parts.append(node.value)
         return ".".join(reversed(parts))
     return ""
@@ -112,13 +120,12 @@ def dotted(node: Optional[cst.CSTNode]) -> str:
 def root_name(node: Optional[cst.CSTNode]) -> str:
     """The leftmost name of an attribute/subscript/call chain (`self` for `self.a[0].b()`)."""
     while True:
-        if isinstance(node, cst.Attribute):
+        cls = node.__class__
+        if cls is cst.Attribute or cls is cst.Subscript:
             node = node.value
-        elif isinstance(node, cst.Subscript):
-            node = node.value
-        elif isinstance(node, cst.Call):
+        elif cls is cst.Call:
             node = node.func
-        elif isinstance(node, cst.Name):
+        elif cls is cst.Name:
             return node.value
         else:
             return ""
@@ -126,18 +133,19 @@ def root_name(node: Optional[cst.CSTNode]) -> str:
 
 def last_name(node: Optional[cst.CSTNode]) -> str:
     """The rightmost identifier of an expression: `key` for `self.api_key`, `X` for `d["X"]`."""
-    if isinstance(node, cst.Name):
+    cls = node.__class__
+    if cls is cst.Name:
         return node.value
-    if isinstance(node, cst.Attribute):
+    if cls is cst.Attribute:
         return node.attr.value
-    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+    if cls is cst.Subscript and len(node.slice) == 1:
         index = node.slice[0].slice
-        if isinstance(index, cst.Index):
+        if index.__class__ is cst.Index:
             value = string_value(index.value)
             if value is not None:
                 return value
         return last_name(node.value)
-    if isinstance(node, cst.Call):
+    if cls is cst.Call:
         return last_name(node.func)
     return ""
 

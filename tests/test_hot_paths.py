@@ -1,0 +1,77 @@
+"""What errlint's speed-ups rely on, and what they must leave as it was.
+
+The hot paths test libcst node classes exactly (`node.__class__ is cst.Name`, see
+`errlint.extract.nodes`), which is right only while libcst's concrete node classes have no
+subclasses; `engine.check_file` pauses Python's cyclic garbage collector for one file and must hand
+it back as it found it.
+"""
+from __future__ import annotations
+
+import gc
+import inspect
+
+import libcst as cst
+
+from errlint import engine
+from errlint.api import run_context
+from errlint.extract import nodes
+
+SOURCE = b"def f(path):\n    raise ValueError('Request rejected. Please check your credentials.')\n"
+
+
+def _concrete_node_classes():
+    return [c for c in vars(cst).values()
+            if inspect.isclass(c) and issubclass(c, cst.CSTNode) and not inspect.isabstract(c)]
+
+
+def test_libcst_node_classes_used_exactly_are_final():
+    classes = _concrete_node_classes()
+    assert cst.Name in classes and cst.Call in classes and cst.SimpleStatementLine in classes
+    subclassed = sorted(c.__name__ for c in classes if c.__subclasses__())
+    assert subclassed == []
+
+
+def test_exact_class_helpers_read_the_same_shapes():
+    expr = cst.parse_expression("self.a[0].b(x)")
+    assert nodes.root_name(expr) == "self"
+    assert nodes.last_name(expr) == "b"
+    assert nodes.dotted(expr.func) == ""  # a subscript in the chain
+    assert nodes.dotted(cst.parse_expression("a . b.c")) == "a.b.c"
+    assert nodes.dotted(cst.parse_expression("name")) == "name"
+    assert nodes.dotted(None) == ""
+    assert nodes.last_name(cst.parse_expression('d["KEY"]')) == "KEY"
+    assert nodes.root_name(cst.parse_expression("(1).real")) == ""
+
+
+def test_check_file_pauses_the_collector_and_restores_it(monkeypatch):
+    seen = []
+    extract = engine.extract
+
+    def spy(module, loggers=()):
+        seen.append(gc.isenabled())
+        return extract(module, loggers)
+
+    monkeypatch.setattr(engine, "extract", spy)
+    run = run_context()
+    assert gc.isenabled()
+    result = engine.check_file("example.py", SOURCE, run)
+    assert seen == [False]
+    assert gc.isenabled()
+    assert [d.code for d in result.diagnostics] == ["AEM102"]  # the file was checked, not skipped
+
+
+def test_check_file_leaves_a_disabled_collector_disabled():
+    run = run_context()
+    gc.disable()
+    try:
+        engine.check_file("example.py", SOURCE, run)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_check_file_restores_the_collector_when_a_file_cannot_be_checked():
+    run = run_context()
+    result = engine.check_file("broken.py", b"def f(:\n", run)
+    assert [d.code for d in result.diagnostics] == ["AEM001"]
+    assert gc.isenabled()
