@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from .model import FunctionInfo
 
@@ -96,20 +96,24 @@ def project_scripts(root: Optional[str]) -> List[str]:
 _CLI_HINT = re.compile(rb"^\s*(?:import|from)\s+(?:click|typer|argparse)\b|__main__|ArgumentParser|parse_args|parse_known_args|set_defaults", re.M)
 _HTTP_HINT = re.compile(rb"^\s*(?:import|from)\s+(?:" + "|".join(HTTP_FRAMEWORKS).encode() + rb")\b", re.M)
 _AGENT_HINT = re.compile(rb"\.tool\b|add_tool|from_function|call_tool|on_call_tool")
+# words each hint needs: a substring test is far faster than a failing search with the regex
+_HINT_WORDS = {
+    "agent": (b"tool", b"from_function"),
+    "cli": (b"click", b"typer", b"argparse", b"__main__", b"ArgumentParser", b"parse_args", b"parse_known_args", b"set_defaults"),
+    "http": tuple(f.encode() for f in HTTP_FRAMEWORKS),
+}
 
 
-def audience_hints(data: bytes, name: str = "") -> set:
+def audience_hints(data: bytes, name: str = "", known: Iterable[str] = ()) -> set:
     """The entry-point audiences a file may hold, from its bytes and name (no parse): which audiences
-    a raise must be judged under before the project model is known."""
+    a raise must be judged under before the project model is known. Audiences in `known` (already
+    found in other files) are not searched for again."""
     out = set()
     if name == "__main__.py":
         out.add("cli")
     if name == "views.py":
         out.add("http")
-    if _AGENT_HINT.search(data):
-        out.add("agent")
-    if _CLI_HINT.search(data):
-        out.add("cli")
-    if _HTTP_HINT.search(data):
-        out.add("http")
+    for audience, pattern in (("agent", _AGENT_HINT), ("cli", _CLI_HINT), ("http", _HTTP_HINT)):
+        if audience not in known and any(word in data for word in _HINT_WORDS[audience]) and pattern.search(data):
+            out.add(audience)
     return out

@@ -75,3 +75,53 @@ def test_check_file_restores_the_collector_when_a_file_cannot_be_checked():
     result = engine.check_file("broken.py", b"def f(:\n", run)
     assert [d.code for d in result.diagnostics] == ["AEM001"]
     assert gc.isenabled()
+
+
+# The project scan's substring pre-filters must find exactly what the regular expressions alone find.
+HINT_SHAPES = [
+    (b"from fastapi import FastAPI\n", {"http"}),
+    (b"  import   flask\n", {"http"}),
+    (b"# fastapi is not imported here\nx = 1\n", set()),
+    (b"import argparse\n", {"cli"}),
+    (b"if __name__ == '__main__':\n    main()\n", {"cli"}),
+    (b"ns = p.parse_known_args()\n", {"cli"}),
+    (b"@mcp.tool()\ndef f():\n    pass\n", {"agent"}),
+    (b"server.add_tool(f)\n", {"agent"}),
+    (b"Tool.from_function(f)\n", {"agent"}),
+    (b"tools = []  # a toolbox\n", set()),
+    (b"x = 1\n", set()),
+]
+
+
+def test_audience_hints_find_what_the_patterns_find():
+    from errlint.entry_points import audience_hints
+
+    for data, expected in HINT_SHAPES:
+        assert audience_hints(data) == expected, data
+    assert audience_hints(b"import click\n", "__main__.py") == {"cli"}
+    assert audience_hints(b"x = 1\n", "views.py") == {"http"}
+
+
+def test_audience_hints_skip_the_audiences_already_known():
+    from errlint.entry_points import audience_hints
+
+    data = b"from fastapi import FastAPI\nimport argparse\n@app.tool\ndef f(): ...\n"
+    assert audience_hints(data) == {"http", "cli", "agent"}
+    assert audience_hints(data, known={"http", "agent"}) == {"cli"}
+    assert audience_hints(data, known={"http", "agent", "cli"}) == set()
+
+
+def test_project_registry_reads_tools_caught_classes_and_audiences(tmp_path):
+    from errlint.project_scan import project_registry, scan_tool_names
+
+    assert scan_tool_names(b"TOOL = 1\nTOOLS = []\n") == []
+    assert scan_tool_names(b'@mcp.tool(name="fetch_page")\ndef fetch(url):\n    pass\n') == ["fetch_page"]
+    assert scan_tool_names(b'spec = Tool(name="lookup")\n') == ["lookup"]
+    (tmp_path / "a.py").write_bytes(b"import argparse\ntry:\n    go()\nexcept (mod.StoreError, ValueError):\n    pass\n")
+    (tmp_path / "b.py").write_bytes(b"@mcp.tool\ndef search(q):\n    pass\n")
+    (tmp_path / "c.py").write_bytes(b"x = 1\n")
+    audiences: set = set()
+    names, caught = project_registry(sorted(tmp_path.glob("*.py")), ["extra_tool"], audiences)
+    assert names == {"search", "extra_tool"}
+    assert caught == {"StoreError"}
+    assert audiences == {"cli", "agent"}
