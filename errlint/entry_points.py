@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from .model import FunctionInfo
 
@@ -29,8 +29,10 @@ CLI_FRAMEWORKS = ("click", "typer")
 AUDIENCE_ORDER = ("agent", "http", "cli")
 
 
-def function_entry(info: FunctionInfo, imports: Dict[str, str], classes: Dict[str, Tuple[str, ...]]) -> Optional[Tuple[str, str]]:
-    """(audience, what kind of entry point) when the function itself is one, else None."""
+def function_entry(info: FunctionInfo, imports: Dict[str, str], classes: Dict[str, Tuple[str, ...]],
+                   frameworks: Optional[Set[str]] = None) -> Optional[Tuple[str, str]]:
+    """(audience, what kind of entry point) when the function itself is one, else None.
+    `frameworks` (the top-level packages `imports` names) may be passed in, computed once a module."""
     role = info.role
     if role == "tool":
         return "agent", f"MCP tool `{info.tool_name or info.name}`"
@@ -40,7 +42,8 @@ def function_entry(info: FunctionInfo, imports: Dict[str, str], classes: Dict[st
         return "agent", "MCP resource/prompt"
     if role == "cli":
         return "cli", "CLI command"
-    frameworks = {v.split(".", 1)[0] for v in imports.values()}
+    if frameworks is None:
+        frameworks = imported_packages(imports)
     for deco in info.decorators:
         last = deco.rsplit(".", 1)[-1]
         if "." in deco and last in HTTP_DECORATOR_METHODS and frameworks & set(HTTP_FRAMEWORKS):
@@ -55,6 +58,10 @@ def function_entry(info: FunctionInfo, imports: Dict[str, str], classes: Dict[st
     if any(c.endswith("ArgumentParser") or c.endswith(".parse_args") or c.endswith(".parse_known_args") for c in info.qcalls):
         return "cli", "argparse main"
     return None
+
+
+def imported_packages(imports: Dict[str, str]) -> Set[str]:
+    return {v.split(".", 1)[0] for v in imports.values()}
 
 
 def django_view(module: str, info: FunctionInfo) -> bool:
