@@ -125,3 +125,71 @@ def test_project_registry_reads_tools_caught_classes_and_audiences(tmp_path):
     assert names == {"search", "extra_tool"}
     assert caught == {"StoreError"}
     assert audiences == {"cli", "agent"}
+
+
+def _children_reference(node):
+    """`nodes.children` as it was before fields were pruned by their declared types."""
+    import dataclasses
+
+    out = []
+    for f in dataclasses.fields(node):
+        if f.name.startswith("whitespace") or f.name in ("lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after_decorators"):
+            continue
+        value = getattr(node, f.name, None)
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if isinstance(item, cst.CSTNode) and not isinstance(item, nodes._SKIP_TYPES):
+                out.append(item)
+    return out
+
+
+SHAPES = '''
+from . import a
+from ..pkg import (b as c, d)
+import x.y as z
+@deco(1, key=2)
+async def f(a, /, b: int = 1, *args: str, c, d=2, **kw) -> "T":
+    global g
+    x: list[int] = [i for i in range(3) if i]
+    y = {k: v for k, v in kw.items()}
+    s = {1, *args}
+    t = (1,)
+    u = a if b else -c
+    v = lambda q=1, *r, **s: q
+    w = x[1:2:3, ...]
+    await f(*args, **kw)
+    async with g() as (h, i):
+        yield h
+    del x[0]
+    assert a, f"{a!r:>{b}} {c=}"
+    match a:
+        case [1, *rest] | {"k": v, **others} if rest:
+            pass
+        case Point(x=0) as p:
+            pass
+    try:
+        raise ValueError("x") from None
+    except* (OSError, KeyError) as e:
+        pass
+    finally:
+        return not a and b or c
+class C(B, metaclass=M):
+    attr: int
+    def m(self): return self.x.y(1)[2] @ 3 ** 4 // 5 << 6
+'''
+
+
+def test_children_reads_every_expression_bearing_child():
+    import errlint
+    from pathlib import Path
+
+    sources = [SHAPES] + [p.read_text(encoding="utf-8") for p in sorted(Path(errlint.__file__).parent.rglob("*.py"))[:40]]
+    checked = 0
+    for source in sources:
+        stack = [cst.parse_module(source)]
+        while stack:
+            node = stack.pop()
+            expected = _children_reference(node)
+            assert nodes.children(node) == expected, type(node).__name__
+            checked += 1
+            stack.extend(c for c in node.children)
+    assert checked > 10_000

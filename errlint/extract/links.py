@@ -22,6 +22,8 @@ REPLY_WRAPPERS = frozenset({
 })
 # calls that register a function as an HTTP handler or CLI command: (qualified-name pattern, audience)
 HTTP_REGISTRARS = re.compile(r"(^aiohttp\.web\.(get|post|put|patch|delete|head|route|view)$|\.add_(get|post|put|patch|delete|head|route|view|api_route|url_rule|exception_handler|api_websocket_route|websocket_route)$|(^|\.)(Route|WebSocketRoute|APIRoute|path|re_path|url)$)")
+# the last names HTTP_REGISTRARS can end a match with (besides `add_...`): a set test first is cheaper
+_REGISTRAR_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "route", "view", "Route", "WebSocketRoute", "APIRoute", "path", "re_path", "url"})
 DECORATOR_CALLS = {
     "tool": "agent", "resource": "agent", "prompt": "agent", "command": "cli", "callback": "cli",
     "get": "http", "post": "http", "put": "http", "patch": "http", "delete": "http", "route": "http",
@@ -113,7 +115,7 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
         ref = _ref(nodes.call_arg(call, 0), walker)
         if ref:
             out.append(("cli", ref))
-    elif HTTP_REGISTRARS.search(callee or "." + last):
+    elif (last in _REGISTRAR_NAMES or last.startswith("add_")) and HTTP_REGISTRARS.search(callee or "." + last):
         for arg in call.args:
             if arg.keyword is None or arg.keyword.value in ("endpoint", "view_func", "handler", "view"):
                 ref = _ref(arg.value, walker)

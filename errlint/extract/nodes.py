@@ -10,7 +10,9 @@ about ten times slower when the answer is no (tests/test_hot_paths.py keeps them
 from __future__ import annotations
 
 import ast
+import collections.abc
 import dataclasses
+import typing
 from typing import Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
@@ -51,9 +53,22 @@ def _child_fields(cls: type) -> Tuple[str, ...]:
             for f in dataclasses.fields(cls)
             if not f.name.startswith("whitespace")
             and f.name not in ("lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after_decorators")
+            and not _holds_no_child(f.type)  # `children` would skip whatever it holds: not read at all
         )
         _FIELDS[cls] = names
     return names
+
+
+def _holds_no_child(annotation) -> bool:
+    """True when a field declared `annotation` can hold only what `children` skips: punctuation,
+    whitespace, operators, text, a sentinel or None (`Arg.equal`, `Arg.star`, `Attribute.dot`).
+    Anything not understood counts as a possible child."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or origin in (list, tuple, collections.abc.Sequence):
+        return all(_holds_no_child(arg) for arg in typing.get_args(annotation) if arg is not Ellipsis)
+    if origin is typing.Literal:
+        return all(isinstance(arg, str) for arg in typing.get_args(annotation))
+    return isinstance(annotation, type) and origin is None and _skipped(annotation)
 
 
 def _skipped(cls: type) -> bool:
@@ -152,16 +167,22 @@ def last_name(node: Optional[cst.CSTNode]) -> str:
 
 def string_value(node: Optional[cst.CSTNode]) -> Optional[str]:
     """The value of a plain (non-f, non-bytes) string literal or implicit concatenation of them."""
-    if isinstance(node, cst.SimpleString):
+    if node.__class__ is cst.SimpleString:
         prefix = node.prefix.lower()
         if "b" in prefix:
             return None
+        raw = node.value
+        if "\\" not in raw and "\r" not in raw and "\0" not in raw:
+            # nothing to unescape or translate: the text between the quotes is the value, and
+            # `evaluated_value` (ast.literal_eval) is slow
+            quote = len(node.quote)
+            return raw[len(prefix) + quote:len(raw) - quote]
         try:
             value = node.evaluated_value
         except Exception:  # malformed escapes: libcst parsed it, ast may still refuse
             return None
         return value if isinstance(value, str) else None
-    if isinstance(node, cst.ConcatenatedString):
+    if node.__class__ is cst.ConcatenatedString:
         left = string_value(node.left)
         right = string_value(node.right)
         if left is None or right is None:

@@ -31,6 +31,9 @@ from .statement_shapes import equality_chain, exit_status, is_debug_test, match_
 from .tool_replies import ToolReplies
 
 
+_ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
+
+
 @dataclass(eq=False)
 class _TryCollector:
     calls: List[str] = field(default_factory=list)
@@ -89,6 +92,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
 
     # ------------------------------------------------------------------ names
     def code(self, node: cst.CSTNode) -> str:
+        if node.__class__ in _ONE_TOKEN and not node.lpar and not node.rpar:
+            return node.value  # what codegen writes for it, without building a codegen state
         return self.module.code_for_node(node)
 
     def qualify(self, node: Optional[cst.CSTNode]) -> str:
@@ -153,7 +158,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
                 self.statement(stmt)
             finally:
                 del self.guards[len(self.guards) - pushed:]
-            failed_exit = any(r.kind != "tool-return" for r in self.raw[emitted:])  # a tool's every return is recorded
+            # a tool's every return is recorded (most statements record nothing: no scan then)
+            failed_exit = len(self.raw) > emitted and any(r.kind != "tool-return" for r in self.raw[emitted:])
             if len(scope.order) > mark:
                 self._reach(defs, stmt, set(scope.order[mark:]))
             chain = equality_chain(stmt)
