@@ -6,7 +6,9 @@ project tree (not from the files passed in), so pre-commit's batching cannot cha
 """
 from __future__ import annotations
 
+import gc
 import re
+from contextlib import contextmanager
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
@@ -44,7 +46,8 @@ def check_file(path: str, data: bytes, run: RunContext, display: Optional[str] =
     """
     name = display or display_name(path)
     try:
-        result = _check_bytes(name, data, run)
+        with collector_paused():
+            result = _check_bytes(name, data, run)
     except (KeyboardInterrupt, SystemExit):
         raise
     except RecursionError:
@@ -60,6 +63,23 @@ def check_file(path: str, data: bytes, run: RunContext, display: Optional[str] =
         for record in result.variants:
             record["by"] = {key: [_redact(d) for d in found] for key, found in record["by"].items()}
     return result
+
+
+@contextmanager
+def collector_paused():
+    """Python's cyclic garbage collector off for the duration (as it was before, after).
+
+    A file's libcst tree and what errlint derives from it hold no reference cycles worth collecting
+    (a few hundred objects a file, measured): they go when their last reference does. Yet with the
+    tree and the run's results alive, the collector's passes cost about a fifth of a cold run."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _check_bytes(name: str, data: bytes, run: RunContext) -> FileResult:

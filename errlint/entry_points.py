@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from .model import FunctionInfo
 
@@ -29,8 +29,10 @@ CLI_FRAMEWORKS = ("click", "typer")
 AUDIENCE_ORDER = ("agent", "http", "cli")
 
 
-def function_entry(info: FunctionInfo, imports: Dict[str, str], classes: Dict[str, Tuple[str, ...]]) -> Optional[Tuple[str, str]]:
-    """(audience, what kind of entry point) when the function itself is one, else None."""
+def function_entry(info: FunctionInfo, imports: Dict[str, str], classes: Dict[str, Tuple[str, ...]],
+                   frameworks: Optional[Set[str]] = None) -> Optional[Tuple[str, str]]:
+    """(audience, what kind of entry point) when the function itself is one, else None.
+    `frameworks` (the top-level packages `imports` names) may be passed in, computed once a module."""
     role = info.role
     if role == "tool":
         return "agent", f"MCP tool `{info.tool_name or info.name}`"
@@ -40,7 +42,8 @@ def function_entry(info: FunctionInfo, imports: Dict[str, str], classes: Dict[st
         return "agent", "MCP resource/prompt"
     if role == "cli":
         return "cli", "CLI command"
-    frameworks = {v.split(".", 1)[0] for v in imports.values()}
+    if frameworks is None:
+        frameworks = imported_packages(imports)
     for deco in info.decorators:
         last = deco.rsplit(".", 1)[-1]
         if "." in deco and last in HTTP_DECORATOR_METHODS and frameworks & set(HTTP_FRAMEWORKS):
@@ -55,6 +58,10 @@ def function_entry(info: FunctionInfo, imports: Dict[str, str], classes: Dict[st
     if any(c.endswith("ArgumentParser") or c.endswith(".parse_args") or c.endswith(".parse_known_args") for c in info.qcalls):
         return "cli", "argparse main"
     return None
+
+
+def imported_packages(imports: Dict[str, str]) -> Set[str]:
+    return {v.split(".", 1)[0] for v in imports.values()}
 
 
 def django_view(module: str, info: FunctionInfo) -> bool:
@@ -96,20 +103,24 @@ def project_scripts(root: Optional[str]) -> List[str]:
 _CLI_HINT = re.compile(rb"^\s*(?:import|from)\s+(?:click|typer|argparse)\b|__main__|ArgumentParser|parse_args|parse_known_args|set_defaults", re.M)
 _HTTP_HINT = re.compile(rb"^\s*(?:import|from)\s+(?:" + "|".join(HTTP_FRAMEWORKS).encode() + rb")\b", re.M)
 _AGENT_HINT = re.compile(rb"\.tool\b|add_tool|from_function|call_tool|on_call_tool")
+# words each hint needs: a substring test is far faster than a failing search with the regex
+_HINT_WORDS = {
+    "agent": (b"tool", b"from_function"),
+    "cli": (b"click", b"typer", b"argparse", b"__main__", b"ArgumentParser", b"parse_args", b"parse_known_args", b"set_defaults"),
+    "http": tuple(f.encode() for f in HTTP_FRAMEWORKS),
+}
 
 
-def audience_hints(data: bytes, name: str = "") -> set:
+def audience_hints(data: bytes, name: str = "", known: Iterable[str] = ()) -> set:
     """The entry-point audiences a file may hold, from its bytes and name (no parse): which audiences
-    a raise must be judged under before the project model is known."""
+    a raise must be judged under before the project model is known. Audiences in `known` (already
+    found in other files) are not searched for again."""
     out = set()
     if name == "__main__.py":
         out.add("cli")
     if name == "views.py":
         out.add("http")
-    if _AGENT_HINT.search(data):
-        out.add("agent")
-    if _CLI_HINT.search(data):
-        out.add("cli")
-    if _HTTP_HINT.search(data):
-        out.add("http")
+    for audience, pattern in (("agent", _AGENT_HINT), ("cli", _CLI_HINT), ("http", _HTTP_HINT)):
+        if audience not in known and any(word in data for word in _HINT_WORDS[audience]) and pattern.search(data):
+            out.add(audience)
     return out

@@ -12,7 +12,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from .entry_points import django_view, function_entry
+from .entry_points import django_view, function_entry, imported_packages
 from .extract.receivers import is_stub
 from .method_dispatch import MethodDispatch
 
@@ -23,8 +23,9 @@ def summarize(facts) -> Summary:
     """The project facts of one file (`extract.walker.FileFacts`), as plain data."""
     links = facts.links
     functions = {}
+    frameworks = imported_packages(facts.imports)
     for info in facts.functions:
-        entry = function_entry(info, facts.imports, links.classes if links else {})
+        entry = function_entry(info, facts.imports, links.classes if links else {}, frameworks)
         functions[info.qualname] = {
             "cls": info.class_name,
             "parent": info.parent.qualname if info.parent is not None else "",
@@ -260,12 +261,28 @@ class ProjectModel(MethodDispatch):
 
     # ------------------------------------------------------------------ names
     def resolve(self, module: str, name: str, within: str = "") -> Tuple[str, ...]:
+        if within and not self._caller_decides(module, name, within):
+            within = ""  # the same answer for every caller in the module: computed once, not per caller
         key = (module, name, within)
         found = self._cache.get(key)
         if found is None:
             found = tuple(dict.fromkeys(self._resolve(module, name, within, 0)))
             self._cache[key] = found
         return found
+
+    def _caller_decides(self, module: str, name: str, within: str) -> bool:
+        """Whether `_resolve` can answer differently for this caller than for none: a receiver or
+        table encoding, `self.`/`cls.`, or a nested function of the caller (or of its parents)
+        that the name means."""
+        if name[:1] in ("<", "[", ".") or "()." in name or name.partition(".")[0] in ("self", "cls"):
+            return True
+        scope = within
+        while scope.startswith(module + "."):  # the nested-function lookup of `_resolve`
+            if f"{scope}.{name}" in self.functions:
+                return True
+            parent = self.functions.get(scope, {}).get("parent", "")
+            scope = f"{module}.{parent}" if parent else ""
+        return False
 
     def _resolve(self, module: str, name: str, within: str, depth: int) -> List[str]:
         if depth > 8 or not name:

@@ -24,7 +24,7 @@ _NAME_KW = re.compile(rb"name\s*=\s*[\"'](?P<name>[\w.-]+)[\"']")
 def scan_tool_names(data: bytes) -> List[str]:
     """Tool names registered in a file, found with regular expressions (no parse): `@x.tool` and
     `@x.tool(name=...)` decorators, `add_tool(fn, name=...)`, `Tool.from_function(fn)`, `Tool(name=...)`."""
-    if b"tool" not in data.lower():
+    if b"tool" not in data and b"Tool" not in data:  # every pattern below has one of them (no lowered copy)
         return []
     out: List[str] = []
     for match in _TOOL_DECORATOR.finditer(data):
@@ -69,9 +69,10 @@ def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences
         except OSError:
             continue
         names.update(scan_tool_names(data))
-        caught |= scan_caught_names(data.decode("latin-1"))
+        if b"except" in data:  # else there is nothing to decode and search
+            caught |= scan_caught_names(data.decode("latin-1"))
         if audiences is not None and len(audiences) < 3:
-            audiences |= audience_hints(data, path.name)
+            audiences |= audience_hints(data, path.name, audiences)
     return frozenset(names), frozenset(caught)
 
 

@@ -36,12 +36,13 @@ class BindingNotes:
                 self.scope.bind(name, Binding("other", value))
 
     def _note_binding(self, name: str, value: cst.CSTNode) -> None:
-        if isinstance(value, (cst.Dict, cst.List, cst.Tuple)):
+        kind = value.__class__  # exact class tests: see `nodes`
+        if kind is cst.Dict or kind is cst.List or kind is cst.Tuple:
             refs = self.links.table_refs(value, self)
             if refs:
                 self.links.tables[name] = refs
             return
-        if isinstance(value, cst.Call):
+        if kind is cst.Call:
             callee = self.qualify(value.func)
             if callee in LOGGER_FACTORIES or callee.endswith(".getLogger"):
                 self.loggers.add(name)
@@ -62,7 +63,7 @@ class BindingNotes:
                     mask = nodes.keyword_arg(value, "mask_error_details")
                     if nodes.is_true(mask):
                         self.mask_error_details = True
-        elif isinstance(value, cst.Attribute):
+        elif kind is cst.Attribute:
             if value.attr.value in LOG_METHODS and self._is_logger(value.value, self.qualify(value)):
                 self.logger_methods[name] = value.attr.value
             elif self.qualify(value) in STDERR_QUALIFIED:

@@ -57,11 +57,15 @@ def classify_call(call: cst.Call, source: Provenance, fixed: Provenance, params:
         elif fixed.is_input(arg.value):
             kind = "s"
         else:
-            names = {n.value for n in nodes.iter_expr(arg.value) if isinstance(n, cst.Name)}
+            names = {n.value for n in nodes.iter_expr(arg.value) if n.__class__ is cst.Name}
             used = sorted(set(params) & (names | source.ancestors(names)))
             kind = "p:" + ",".join(used) if used else "s"
         site.append([slot, kind])
     return site
+
+
+_CHAINS = frozenset({cst.Attribute, cst.Call, cst.Subscript})
+_NAMED = frozenset({cst.Name, cst.Attribute})
 
 
 def _may_resolve(func: cst.CSTNode, scope) -> bool:
@@ -69,9 +73,9 @@ def _may_resolve(func: cst.CSTNode, scope) -> bool:
     (`parts.append(x)`, `result.get(k)`): the project model reaches a method of it only by dispatch,
     which keeps every parameter as input anyway."""
     root = func
-    while isinstance(root, (cst.Attribute, cst.Call, cst.Subscript)):
-        root = root.value if isinstance(root, (cst.Attribute, cst.Subscript)) else root.func
-    if not isinstance(root, cst.Name) or root is func and isinstance(func, cst.Name) and not scope.bindings.get(func.value):
+    while root.__class__ in _CHAINS:  # exact class tests: see `nodes`
+        root = root.func if root.__class__ is cst.Call else root.value
+    if root.__class__ is not cst.Name or root is func and not scope.bindings.get(func.value):
         return True  # a plain call of a name not bound in the function: a module function, maybe defined further down
     if root.value in ("self", "cls"):
         return True
@@ -96,7 +100,7 @@ def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequenc
         if may_be_project_call(target) and _may_resolve(call.func, scope):
             out.setdefault(target, []).append(classify_call(call, source, fixed, params))
         for arg in call.args:
-            if isinstance(arg.value, (cst.Name, cst.Attribute)):
+            if arg.value.__class__ in _NAMED:
                 name = nodes.dotted(arg.value)
                 if name and name.split(".", 1)[0] not in local and may_be_project_call(name):
                     refs.add(name)

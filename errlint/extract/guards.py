@@ -199,7 +199,7 @@ def early_exit(stmt: Optional[cst.CSTNode]) -> bool:
     """`if <check>: return/continue/break` with no `else`: the statement right after it runs only
     when the check failed (early-return fall-through). Only checks, not arbitrary calls; the walker
     also skips an exit that reports an error itself (`if bad: return error_reply`)."""
-    if not isinstance(stmt, cst.If) or stmt.orelse is not None:
+    if stmt.__class__ is not cst.If or stmt.orelse is not None:  # exact class test: see `nodes`
         return False
     body = stmt.body.body if isinstance(stmt.body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
     last = body[-1] if body else None

@@ -22,6 +22,8 @@ REPLY_WRAPPERS = frozenset({
 })
 # calls that register a function as an HTTP handler or CLI command: (qualified-name pattern, audience)
 HTTP_REGISTRARS = re.compile(r"(^aiohttp\.web\.(get|post|put|patch|delete|head|route|view)$|\.add_(get|post|put|patch|delete|head|route|view|api_route|url_rule|exception_handler|api_websocket_route|websocket_route)$|(^|\.)(Route|WebSocketRoute|APIRoute|path|re_path|url)$)")
+# the last names HTTP_REGISTRARS can end a match with (besides `add_...`): a set test first is cheaper
+_REGISTRAR_NAMES = frozenset({"get", "post", "put", "patch", "delete", "head", "route", "view", "Route", "WebSocketRoute", "APIRoute", "path", "re_path", "url"})
 DECORATOR_CALLS = {
     "tool": "agent", "resource": "agent", "prompt": "agent", "command": "cli", "callback": "cli",
     "get": "http", "post": "http", "put": "http", "patch": "http", "delete": "http", "route": "http",
@@ -83,7 +85,7 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
     """Functions a call refers to without calling them here: ("call", f) for `partial(f, ...)`, and
     (audience, f) for a function it registers as an entry point."""
     out: List[Tuple[str, str]] = []
-    if isinstance(call.func, cst.Call):  # a decorator applied by hand: `mcp.tool(name="x")(self.method)`
+    if call.func.__class__ is cst.Call:  # a decorator applied by hand: `mcp.tool(name="x")(self.method)`
         inner = call.func.func
         name = inner.attr.value if isinstance(inner, cst.Attribute) else inner.value if isinstance(inner, cst.Name) else ""
         kind = DECORATOR_CALLS.get(name)
@@ -95,7 +97,7 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
                 if ref:
                     out.append((kind, ref))
         return out
-    last = callee.rsplit(".", 1)[-1] if callee else (call.func.attr.value if isinstance(call.func, cst.Attribute) else "")
+    last = callee.rsplit(".", 1)[-1] if callee else (call.func.attr.value if call.func.__class__ is cst.Attribute else "")
     if last == "partial" and call.args:
         ref = _ref(call.args[0].value, walker)
         if ref:
@@ -113,14 +115,14 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
         ref = _ref(nodes.call_arg(call, 0), walker)
         if ref:
             out.append(("cli", ref))
-    elif HTTP_REGISTRARS.search(callee or "." + last):
+    elif (last in _REGISTRAR_NAMES or last.startswith("add_")) and HTTP_REGISTRARS.search(callee or "." + last):
         for arg in call.args:
             if arg.keyword is None or arg.keyword.value in ("endpoint", "view_func", "handler", "view"):
                 ref = _ref(arg.value, walker)
                 if ref:
                     out.append(("http", ref))
     validators = nodes.keyword_arg(call, "validators")
-    if isinstance(validators, (cst.List, cst.Tuple)):
+    if validators.__class__ in (cst.List, cst.Tuple):  # exact class tests: see `nodes`
         for el in validators.elements:
             ref = _ref(el.value, walker)
             if ref:
@@ -221,16 +223,17 @@ def carries_message(stmt: cst.CSTNode, walker=None) -> bool:
     (`return {"error": ...}, 500`). A bare `raise` or a re-raise of a caught exception (`raise exc`)
     shows text made elsewhere, and `sys.exit(1)` shows none: the log line before them stands alone.
     `walker` (when given) resolves imports and local names."""
-    if isinstance(stmt, cst.Raise):
+    kind = stmt.__class__  # exact class tests: see `nodes`
+    if kind is cst.Raise:
         return stmt.exc is not None and _makes_exception(stmt.exc, walker)
-    if isinstance(stmt, cst.Return):
+    if kind is cst.Return:
         value = stmt.value
         if isinstance(value, cst.Tuple):
             from .framework_sinks import flask_error_tuple
 
             return flask_error_tuple(value, walker.qualify if walker is not None else nodes.dotted) is not None
         return _reply_value(value)
-    if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
+    if kind is cst.Expr and stmt.value.__class__ is cst.Call:
         return _ends_with_text(stmt.value, walker)
     return False
 

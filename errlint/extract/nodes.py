@@ -2,11 +2,17 @@
 
 libcst's own visitor machinery visits every whitespace node; errlint walks statements itself and only
 descends into expressions through `iter_expr`, which skips whitespace and punctuation fields.
+
+Hot paths test a node's class exactly (`node.__class__ is cst.Name`) rather than with isinstance:
+libcst's concrete node classes have no subclasses, and isinstance against them goes through ABCMeta,
+about ten times slower when the answer is no (tests/test_hot_paths.py keeps them final).
 """
 from __future__ import annotations
 
 import ast
+import collections.abc
 import dataclasses
+import typing
 from typing import Dict, Iterator, List, Optional, Tuple
 
 import libcst as cst
@@ -47,9 +53,22 @@ def _child_fields(cls: type) -> Tuple[str, ...]:
             for f in dataclasses.fields(cls)
             if not f.name.startswith("whitespace")
             and f.name not in ("lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after_decorators")
+            and not _holds_no_child(f.type)  # `children` would skip whatever it holds: not read at all
         )
         _FIELDS[cls] = names
     return names
+
+
+def _holds_no_child(annotation) -> bool:
+    """True when a field declared `annotation` can hold only what `children` skips: punctuation,
+    whitespace, operators, text, a sentinel or None (`Arg.equal`, `Arg.star`, `Attribute.dot`).
+    Anything not understood counts as a possible child."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or origin in (list, tuple, collections.abc.Sequence):
+        return all(_holds_no_child(arg) for arg in typing.get_args(annotation) if arg is not Ellipsis)
+    if origin is typing.Literal:
+        return all(isinstance(arg, str) for arg in typing.get_args(annotation))
+    return isinstance(annotation, type) and origin is None and _skipped(annotation)
 
 
 def _skipped(cls: type) -> bool:
@@ -99,11 +118,15 @@ def iter_expr(root: cst.CSTNode, stop=(cst.Lambda,)) -> Iterator[cst.CSTNode]:
 
 def dotted(node: Optional[cst.CSTNode]) -> str:
     """`a.b.c` for a Name/Attribute chain; "" for anything else (calls, subscripts)."""
+    cls = node.__class__
+    if cls is cst.Name:
+        return node.value
     parts: List[str] = []
-    while isinstance(node, cst.Attribute):
+    while cls is cst.Attribute:
         parts.append(node.attr.value)
         node = node.value
-    if isinstance(node, cst.Name):
+        cls = node.__class__
+    if cls is cst.Name:
         parts.append(node.value)
         return ".".join(reversed(parts))
     return ""
@@ -112,13 +135,12 @@ def dotted(node: Optional[cst.CSTNode]) -> str:
 def root_name(node: Optional[cst.CSTNode]) -> str:
     """The leftmost name of an attribute/subscript/call chain (`self` for `self.a[0].b()`)."""
     while True:
-        if isinstance(node, cst.Attribute):
+        cls = node.__class__
+        if cls is cst.Attribute or cls is cst.Subscript:
             node = node.value
-        elif isinstance(node, cst.Subscript):
-            node = node.value
-        elif isinstance(node, cst.Call):
+        elif cls is cst.Call:
             node = node.func
-        elif isinstance(node, cst.Name):
+        elif cls is cst.Name:
             return node.value
         else:
             return ""
@@ -126,34 +148,41 @@ def root_name(node: Optional[cst.CSTNode]) -> str:
 
 def last_name(node: Optional[cst.CSTNode]) -> str:
     """The rightmost identifier of an expression: `key` for `self.api_key`, `X` for `d["X"]`."""
-    if isinstance(node, cst.Name):
+    cls = node.__class__
+    if cls is cst.Name:
         return node.value
-    if isinstance(node, cst.Attribute):
+    if cls is cst.Attribute:
         return node.attr.value
-    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+    if cls is cst.Subscript and len(node.slice) == 1:
         index = node.slice[0].slice
-        if isinstance(index, cst.Index):
+        if index.__class__ is cst.Index:
             value = string_value(index.value)
             if value is not None:
                 return value
         return last_name(node.value)
-    if isinstance(node, cst.Call):
+    if cls is cst.Call:
         return last_name(node.func)
     return ""
 
 
 def string_value(node: Optional[cst.CSTNode]) -> Optional[str]:
     """The value of a plain (non-f, non-bytes) string literal or implicit concatenation of them."""
-    if isinstance(node, cst.SimpleString):
+    if node.__class__ is cst.SimpleString:
         prefix = node.prefix.lower()
         if "b" in prefix:
             return None
+        raw = node.value
+        if "\\" not in raw and "\r" not in raw and "\0" not in raw:
+            # nothing to unescape or translate: the text between the quotes is the value, and
+            # `evaluated_value` (ast.literal_eval) is slow
+            quote = len(node.quote)
+            return raw[len(prefix) + quote:len(raw) - quote]
         try:
             value = node.evaluated_value
         except Exception:  # malformed escapes: libcst parsed it, ast may still refuse
             return None
         return value if isinstance(value, str) else None
-    if isinstance(node, cst.ConcatenatedString):
+    if node.__class__ is cst.ConcatenatedString:
         left = string_value(node.left)
         right = string_value(node.right)
         if left is None or right is None:

@@ -85,7 +85,7 @@ class Provenance:
                 if binding.kind not in ("assign", "aug", "other", "loop", "with") or binding.value is None:
                     continue
                 for node in nodes.iter_expr(binding.value):
-                    if isinstance(node, cst.Name) and node.value not in seen and node.value not in ("self", "cls"):
+                    if node.__class__ is cst.Name and node.value not in seen and node.value not in ("self", "cls"):
                         if any(b.kind in ("import", "def", "class") for b in self.scope.lookup(node.value)):
                             continue
                         seen.add(node.value)
@@ -122,30 +122,32 @@ class Provenance:
         """True when the value of `node` varies with caller input."""
         if node is None or depth > self.max_depth:
             return False
-        if isinstance(node, cst.Name):
+        cls = node.__class__  # exact class tests: see `nodes`
+        if cls is cst.Name:
             return self.is_input_name(node.value, depth)
-        dotted = nodes.dotted(node) if isinstance(node, (cst.Attribute, cst.Name)) else ""
-        if dotted and (SOURCE_ATTRS.match(dotted) or _request_read(dotted)):
-            return self.environment or "environ" not in dotted
-        if isinstance(node, cst.Attribute):
+        if cls is cst.Attribute:
+            dotted = nodes.dotted(node)
+            if dotted and (SOURCE_ATTRS.match(dotted) or _request_read(dotted)):
+                return self.environment or "environ" not in dotted
             return self.is_input(node.value, depth)  # `args.unit`, `self.path` of an input receiver
-        if isinstance(node, cst.Subscript):
+        if cls is cst.Subscript:
             if self.is_input(node.value, depth):
                 return True
             return False  # `TABLE[key]`: a lookup result, not the key itself
-        if isinstance(node, cst.Call):
+        if cls is cst.Call:
             return self._call_input(node, depth)
-        if isinstance(node, (cst.Lambda, cst.SimpleString, cst.Integer, cst.Float)):
+        if cls in _OPAQUE:
             return False
         # any other expression (operators, f-strings, containers, comprehensions): walk it without
         # recursion, so a 1,000-piece concatenation cannot hit the recursion limit
         stack = list(nodes.children(node))
         while stack:
             child = stack.pop()
-            if isinstance(child, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
+            cls = child.__class__
+            if cls in _VALUES:
                 if self.is_input(child, depth):
                     return True
-            elif not isinstance(child, (cst.Lambda, cst.SimpleString, cst.Integer, cst.Float)):
+            elif cls not in _OPAQUE:
                 stack.extend(nodes.children(child))
         return False
 
@@ -155,7 +157,7 @@ class Provenance:
         if dotted and SOURCE_CALLS.search(dotted):
             return self.environment or not ENV_CALL.search(dotted)
         last = nodes.last_name(func)
-        receiver = func.value if isinstance(func, cst.Attribute) else None
+        receiver = func.value if func.__class__ is cst.Attribute else None
         if receiver is not None:
             if ACTION_CALL.match(last) and not self.outcomes:
                 return False  # `path.stat()`, `session.execute(query)`: the world's answer
@@ -166,6 +168,10 @@ class Provenance:
         elif (OUTCOME_CALL.match(last) or is_outcome_function(last)) and not self.outcomes:
             return False  # `getattr(mod, name)`, `get_user(user_id)`, `run(cmd)`
         return any(self.is_input(arg.value, depth) for arg in call.args)
+
+
+_VALUES = frozenset({cst.Name, cst.Attribute, cst.Subscript, cst.Call})  # judged by `is_input` itself
+_OPAQUE = frozenset({cst.Lambda, cst.SimpleString, cst.Integer, cst.Float})  # never input
 
 
 def is_outcome_function(name: str) -> bool:

@@ -20,6 +20,7 @@ one of these: its method call keeps its qualified name.
 """
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Optional
 
@@ -39,7 +40,7 @@ def call_target(call: cst.Call, walker, callee: Optional[str] = None) -> str:
     """What the project model resolves for this call ("" when it names nothing it can resolve);
     `callee` is the call's qualified callee when the caller has it already."""
     func = call.func
-    if isinstance(func, cst.Attribute):
+    if func.__class__ is cst.Attribute:  # exact class tests: see `nodes`
         found = method_target(func, walker)
         if found:
             return found
@@ -59,13 +60,14 @@ def method_target(func: cst.Attribute, walker) -> str:
     """The target of `recv.m(...)` when the receiver decides it, else "" (the qualified name stands)."""
     method = func.attr.value
     recv = func.value
-    if isinstance(recv, cst.Call):
+    kind = recv.__class__  # exact class tests: see `nodes`
+    if kind is cst.Call:
         return _made(recv, method, walker)
-    if isinstance(recv, cst.Subscript):
+    if kind is cst.Subscript:
         return _element(recv.value, method, walker)
-    if isinstance(recv, cst.Name):
+    if kind is cst.Name:
         return _named(recv.value, method, walker)
-    if isinstance(recv, cst.Attribute):
+    if kind is cst.Attribute:
         root = nodes.root_name(recv)
         if root and nodes.dotted(recv) and root not in ("self", "cls") and not _imported(root, walker):
             return "<>." + method  # an attribute of a local value
@@ -164,15 +166,15 @@ def is_stub(node: cst.FunctionDef, decorators) -> bool:
     if any(d.rsplit(".", 1)[-1] in ("abstractmethod", "abstractproperty") for d in decorators):
         return True
     body = node.body
-    statements = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
-    flat = []
-    for stmt in statements:
-        flat.extend(stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt])
-    if flat and isinstance(flat[0], cst.Expr) and isinstance(flat[0].value, (cst.SimpleString, cst.ConcatenatedString)):
-        flat = flat[1:]
-    if not flat:
+    statements = body.body if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    # read statement by statement: a method's first real statement usually settles it
+    flat = (small for stmt in statements for small in (stmt.body if stmt.__class__ is cst.SimpleStatementLine else (stmt,)))
+    first = next(flat, None)
+    if isinstance(first, cst.Expr) and isinstance(first.value, (cst.SimpleString, cst.ConcatenatedString)):
+        first = next(flat, None)
+    if first is None:
         return True
-    for stmt in flat:
+    for stmt in itertools.chain((first,), flat):
         if isinstance(stmt, cst.Pass) or isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Ellipsis):
             continue
         if isinstance(stmt, cst.Raise) and stmt.exc is not None and nodes.last_name(stmt.exc.func if isinstance(stmt.exc, cst.Call) else stmt.exc) == "NotImplementedError":

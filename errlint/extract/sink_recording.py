@@ -96,16 +96,17 @@ class SinkRecording:
 
     def call(self, call: cst.Call) -> None:
         func = call.func
-        if isinstance(func, cst.Name):
+        kind = func.__class__  # exact class tests: see `nodes`
+        if kind is cst.Name:
             (self.func.calls if self.func is not None else self.module_calls).add(func.value)
-        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
+        elif kind is cst.Attribute and func.value.__class__ is cst.Name and func.value.value in ("self", "cls"):
             (self.func.calls if self.func is not None else self.module_calls).add(func.attr.value)
         callee = self.qualify(func)
         self._link_call(call, func, callee)
         if self.collectors:
             reads = {nodes.root_name(a.value) for a in call.args} - {""}
             first = nodes.call_arg(call, 0, "file", "path")
-            operands = [n for n in (first, func.value if isinstance(func, cst.Attribute) else None) if n is not None]
+            operands = [n for n in (first, func.value if kind is cst.Attribute else None) if n is not None]
             for collector in self.collectors:
                 collector.calls.append(callee or nodes.last_name(func))
                 collector.nodes.append((callee or nodes.dotted(func), call))
@@ -125,10 +126,10 @@ class SinkRecording:
             if expr is not None:
                 self.record("raise", self.class_name, call, expr, constructor=True, judged_at=self.class_name)
             return
-        if not callee and not isinstance(func, cst.Attribute):
+        if not callee and kind is not cst.Attribute:
             return
-        method = func.attr.value if isinstance(func, cst.Attribute) else ""
-        base = func.value if isinstance(func, cst.Attribute) else None
+        method = func.attr.value if kind is cst.Attribute else ""
+        base = func.value if kind is cst.Attribute else None
         if callee in ("print", "builtins.print", "rich.print"):
             self.print_call(call)
         elif method in ("print", "log") and isinstance(base, cst.Name) and base.value in self.consoles:
@@ -145,7 +146,7 @@ class SinkRecording:
             self.echo_call(call, callee)
         elif method in LOG_METHODS and base is not None and self._is_logger(base, callee):
             self.log_call(call, callee, method)
-        elif isinstance(func, cst.Name) and func.value in self.logger_methods:
+        elif kind is cst.Name and func.value in self.logger_methods:
             self.log_call(call, callee, self.logger_methods[func.value])
         elif method in ("error", "exit") and base is not None and self._is_parser(base):
             self.record("cli-error", f"argparse.ArgumentParser.{method}", call, nodes.call_arg(call, 0 if method == "error" else 1, "message"))

@@ -52,12 +52,13 @@ def is_debug_test(test: cst.CSTNode) -> bool:
 def exit_status(stmt: cst.CSTNode, walker: Walker) -> Optional[int]:
     """The exit status a statement ends the process with (-1 when not a literal), else None."""
     call: Optional[cst.CSTNode] = None
-    if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
+    kind = stmt.__class__  # exact class tests: see `nodes`
+    if kind is cst.Expr and stmt.value.__class__ is cst.Call:
         call = stmt.value
         name = walker.qualify(call.func)
         if name not in ("sys.exit", "exit", "quit", "os._exit"):
             return None
-    elif isinstance(stmt, cst.Raise) and isinstance(stmt.exc, (cst.Call, cst.Name, cst.Attribute)):
+    elif kind is cst.Raise and isinstance(stmt.exc, (cst.Call, cst.Name, cst.Attribute)):
         target = stmt.exc.func if isinstance(stmt.exc, cst.Call) else stmt.exc
         name = walker.qualify(target)
         last = name.rsplit(".", 1)[-1]
@@ -85,7 +86,7 @@ OUTPUT_NAMES = {"print", "echo", "secho", "write", "writelines", "error", "warni
 def _is_output(stmt: cst.CSTNode) -> bool:
     """A statement that only prints or logs a line (`print(...)`, `click.echo(...)`, `log.error(...)`,
     `sys.exit("...")` with a message)."""
-    if not (isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call)):
+    if not (stmt.__class__ is cst.Expr and stmt.value.__class__ is cst.Call):  # exact class tests: see `nodes`
         return False
     call = stmt.value
     name = nodes.last_name(call.func)
@@ -118,7 +119,7 @@ def output_runs(flat: Sequence[cst.CSTNode]) -> List[Optional[Tuple[int, int, in
 
 def equality_chain(stmt: cst.CSTNode) -> Optional[Tuple[str, List[str]]]:
     """`if x == "a": return ...` (or `x in ("a", "b")`) whose body leaves: (x, ["a"]); else None."""
-    if not isinstance(stmt, cst.If) or stmt.orelse is not None and not isinstance(stmt.orelse, cst.If):
+    if stmt.__class__ is not cst.If or stmt.orelse is not None and not isinstance(stmt.orelse, cst.If):  # exact class test: see `nodes`
         return None
     subject = ""
     values: List[str] = []

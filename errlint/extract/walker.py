@@ -31,6 +31,9 @@ from .statement_shapes import equality_chain, exit_status, is_debug_test, match_
 from .tool_replies import ToolReplies
 
 
+_ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
+
+
 @dataclass(eq=False)
 class _TryCollector:
     calls: List[str] = field(default_factory=list)
@@ -89,6 +92,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
 
     # ------------------------------------------------------------------ names
     def code(self, node: cst.CSTNode) -> str:
+        if node.__class__ in _ONE_TOKEN and not node.lpar and not node.rpar:
+            return node.value  # what codegen writes for it, without building a codegen state
         return self.module.code_for_node(node)
 
     def qualify(self, node: Optional[cst.CSTNode]) -> str:
@@ -115,11 +120,16 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
     def block(self, body: Sequence[cst.CSTNode]) -> None:
         flat: List[cst.CSTNode] = []
         for stmt in body:
-            if isinstance(stmt, cst.SimpleStatementLine):
+            if stmt.__class__ is cst.SimpleStatementLine:  # exact class test: see `nodes`
                 flat.extend(stmt.body)
             else:
                 flat.append(stmt)
         exit_at = [exit_status(s, self) for s in flat]
+        # the first known exit status after each statement (one pass back, not a scan per statement)
+        next_exit: List[Optional[int]] = [None] * len(flat)
+        for i in range(len(flat) - 2, -1, -1):
+            following = exit_at[i + 1]
+            next_exit[i] = following if following is not None else next_exit[i + 1]
         runs = output_runs(flat)
         serve_at = max((i for i, s in enumerate(flat) if self.stacks and self._starts_stdio(s)), default=-1)
         chains: Dict[str, List[str]] = {}
@@ -130,9 +140,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         failed_exit = False
         for i, stmt in enumerate(flat):
             self.before_reply = i + 1 < len(flat) and carries_message(flat[i + 1], self)
-            later = [c for c in exit_at[i + 1:] if c is not None]
-            self.exits_after = bool(later) and later[0] > 0  # -1: a computed status, not known to fail
-            self.exit_code = later[0] if later else None
+            self.exit_code = next_exit[i]
+            self.exits_after = self.exit_code is not None and self.exit_code > 0  # -1: a computed status, not known to fail
             self.output_run = runs[i]
             self.before_stdio_run = i < serve_at
             pushed = 0
@@ -149,7 +158,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
                 self.statement(stmt)
             finally:
                 del self.guards[len(self.guards) - pushed:]
-            failed_exit = any(r.kind != "tool-return" for r in self.raw[emitted:])  # a tool's every return is recorded
+            # a tool's every return is recorded (most statements record nothing: no scan then)
+            failed_exit = len(self.raw) > emitted and any(r.kind != "tool-return" for r in self.raw[emitted:])
             if len(scope.order) > mark:
                 self._reach(defs, stmt, set(scope.order[mark:]))
             chain = equality_chain(stmt)
@@ -164,15 +174,16 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         """Update the reaching definitions after `stmt`, which bound the names in `bound`: a plain
         `name = value` (or `name += value` after one) reaches the statements after it; any other
         binding hides every earlier one."""
-        added = isinstance(stmt, cst.AugAssign) and isinstance(stmt.operator, cst.AddAssign) and isinstance(stmt.target, cst.Name)
+        kind = stmt.__class__  # exact class tests: see `nodes`
+        added = kind is cst.AugAssign and isinstance(stmt.operator, cst.AddAssign) and isinstance(stmt.target, cst.Name)
         # only `name += value` needs the definition it extends (the innermost block's wins)
         prior = next((d[stmt.target.value] for d in reversed(self.reaching) if stmt.target.value in d), None) if added else None
         for d in self.reaching:
             for name in bound:
                 d.pop(name, None)
-        if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0].target, cst.Name):
+        if kind is cst.Assign and len(stmt.targets) == 1 and isinstance(stmt.targets[0].target, cst.Name):
             defs[stmt.targets[0].target.value] = (stmt.value, ())
-        elif isinstance(stmt, cst.AnnAssign) and stmt.value is not None and isinstance(stmt.target, cst.Name):
+        elif kind is cst.AnnAssign and stmt.value is not None and isinstance(stmt.target, cst.Name):
             defs[stmt.target.value] = (stmt.value, ())
         elif prior is not None:
             defs[stmt.target.value] = (prior[0], prior[1] + (stmt.value,))
@@ -185,9 +196,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
 
     def body_of(self, node: cst.CSTNode) -> None:
         body = getattr(node, "body", None)
-        if isinstance(body, cst.IndentedBlock):
-            self.block(body.body)
-        elif isinstance(body, cst.SimpleStatementSuite):
+        if body.__class__ is cst.IndentedBlock or body.__class__ is cst.SimpleStatementSuite:  # exact class tests: see `nodes`
             self.block(body.body)
         elif isinstance(body, (list, tuple)):
             self.block(body)
