@@ -239,3 +239,16 @@ def test_check_files_leaves_a_caller_managed_collector_alone(tmp_path):
     finally:
         gc.enable()
     assert kept
+
+
+def test_request_reads_are_found_by_the_request_object_name():
+    from errlint.extract.provenance import _request_read
+
+    assert _request_read("request.args")
+    assert _request_read("self.request.json")
+    assert _request_read("app.request.form")  # any `<x>.request`
+    assert _request_read("req.headers")
+    assert not _request_read("request")  # the object itself, no field read
+    assert not _request_read("request.user")  # not a field the client sends
+    assert not _request_read("self.config.path")
+    assert not _request_read("requests.get")

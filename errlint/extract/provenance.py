@@ -192,6 +192,8 @@ def is_outcome(node: Optional[cst.CSTNode]) -> bool:
 
 
 def _request_read(dotted: str) -> bool:
+    if "req" not in dotted:  # every request object's name has it: most attributes end here
+        return False
     parts = dotted.split(".")
     for i in range(1, len(parts)):
         base = ".".join(parts[:i])
