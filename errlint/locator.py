@@ -29,10 +29,18 @@ class Locator:
         """`sinks`: the sink nodes in the order the walker met them (source order)."""
         self.text = text
         self.module = module
-        self.starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+        self._starts: Optional[List[int]] = None
         self.sinks = sinks
         self._ordinal: Optional[Dict[int, Tuple[int, int]]] = None
         self._offsets: Optional[Dict[int, Tuple[int, int]]] = None
+
+    @property
+    def starts(self) -> List[int]:
+        """The offset each line starts at (computed when a position is first asked for: most files
+        have no finding to place)."""
+        if self._starts is None:
+            self._starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", self.text)]
+        return self._starts
 
     def span(self, anchor, within=None) -> Tuple[int, int]:
         """(start, end) offsets of `anchor`. When its text is not unique in the file, it is looked

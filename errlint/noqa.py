@@ -35,13 +35,20 @@ class Suppressions:
 
     def __init__(self, text: str):
         self.text = text
-        self.lines = physical_lines(text)
+        self._lines: Optional[List[str]] = None
         self.has_noqa = "noqa" in text.lower()
         self.file_codes: Optional[object] = None
         self._groups: Optional[Dict[int, Tuple[int, int]]] = None
         self.used: Dict[int, set] = {}  # comment row -> the listed codes (or ALL) that suppressed something
         if self.has_noqa:
             self._file_level()
+
+    @property
+    def lines(self) -> List[str]:
+        """The file's physical lines (split when first needed: most files have no noqa comment)."""
+        if self._lines is None:
+            self._lines = physical_lines(self.text)
+        return self._lines
 
     def _file_level(self) -> None:
         codes: List[str] = []

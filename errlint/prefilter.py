@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from typing import List
 
 SINK_BYTES = (
     b"raise", b"print", b"exit", b"quit", b"write", b"echo", b"log", b"warn", b"error", b"exception",
@@ -42,15 +41,18 @@ SINK_KEY = re.compile(r"^[rRbBuU]*(['\"])(?:iserror|is_error|jsonrpc|error)\1$",
 
 def code_may_contain_sink(data: bytes) -> bool:
     """The pre-filter applied to the code with plain string literals left out, except sink keys
-    (f-strings and comments kept). Unreadable tokens: True (let the full path decide)."""
-    kept: List[str] = []
+    (f-strings and comments kept). Unreadable tokens: True (let the full path decide).
+
+    Each kept token is tested as it comes (no sink word or status spans two tokens), so a file of
+    code stops at its first sink word instead of being tokenized to the end."""
     try:
         for token in tokenize.tokenize(io.BytesIO(data).readline):
             if token.type == tokenize.ERRORTOKEN:
                 return True
             if token.type == tokenize.STRING and "f" not in token.string.split("'")[0].split('"')[0].lower() and not SINK_KEY.match(token.string):
                 continue
-            kept.append(token.string)
+            if may_contain_sink(token.string.encode("utf-8", "surrogatepass")):
+                return True
     except (tokenize.TokenError, SyntaxError, UnicodeDecodeError, ValueError):
         return True
-    return may_contain_sink(" ".join(kept).encode("utf-8", "surrogatepass"))
+    return False

@@ -193,3 +193,62 @@ def test_children_reads_every_expression_bearing_child():
             checked += 1
             stack.extend(c for c in node.children)
     assert checked > 10_000
+
+
+def _three_files(tmp_path):
+    for i in range(3):
+        (tmp_path / f"m{i}.py").write_text(f"def f{i}(x):\n    raise ValueError('Request rejected. Please check your credentials.')\n")
+    return sorted(tmp_path.glob("*.py"))
+
+
+def test_check_files_keeps_results_frozen_while_it_runs_and_hands_them_back(tmp_path, monkeypatch):
+    from errlint import project_audience, runner
+
+    seen = []
+    judge_all = project_audience.judge_all
+
+    def spy(results, run):
+        seen.append(gc.get_freeze_count())
+        return judge_all(results, run)
+
+    monkeypatch.setattr(project_audience, "judge_all", spy)
+    assert gc.get_freeze_count() == 0
+    results = runner.check_files(_three_files(tmp_path), run_context(), jobs=1)
+    assert [[d.code for d in r.diagnostics] for r in results] == [["AEM102"]] * 3
+    assert seen and seen[0] > 0  # the kept results were out of the collector's way
+    assert gc.get_freeze_count() == 0
+    assert gc.isenabled()
+
+
+def test_check_files_leaves_a_caller_managed_collector_alone(tmp_path):
+    from errlint import runner
+
+    files = _three_files(tmp_path)
+    kept = [object() for _ in range(10)]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        runner.check_files(files, run_context(), jobs=1)
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+    gc.disable()
+    try:
+        runner.check_files(files, run_context(), jobs=1)
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
+    assert kept
+
+
+def test_request_reads_are_found_by_the_request_object_name():
+    from errlint.extract.provenance import _request_read
+
+    assert _request_read("request.args")
+    assert _request_read("self.request.json")
+    assert _request_read("app.request.form")  # any `<x>.request`
+    assert _request_read("req.headers")
+    assert not _request_read("request")  # the object itself, no field read
+    assert not _request_read("request.user")  # not a field the client sends
+    assert not _request_read("self.config.path")
+    assert not _request_read("requests.get")

@@ -94,11 +94,14 @@ def _is_error_status(status: Optional[int]) -> bool:
     return status is not None and 400 <= status <= 599
 
 
+_RESPONSE_PACKAGES = frozenset({"fastapi", "starlette", "flask", "werkzeug", "rest_framework", "aiohttp", "django"})
+
+
 def error_response(callee: str, call: cst.Call) -> Optional[ErrorResponse]:
     """A call that builds a response with a 4xx/5xx status and a body, or None."""
-    if not callee:
-        return None
     top = callee.split(".", 1)[0]
+    if top not in _RESPONSE_PACKAGES:  # every branch below names one of them
+        return None
     last = callee.rsplit(".", 1)[-1]
     if top in ("fastapi", "starlette") and last.endswith("Response") and ".responses." in callee or callee in ("fastapi.Response", "starlette.responses.Response"):
         status = status_value(nodes.call_arg(call, 1, "status_code"))
@@ -235,7 +238,7 @@ def _leading_text(node: cst.CSTNode) -> str:
 def error_message_dicts(call: cst.Call) -> List[Tuple[str, cst.CSTNode]]:
     """Django/DRF `error_messages={"required": "..."}` given to a field: (key, text) pairs."""
     table = nodes.keyword_arg(call, "error_messages")
-    return dict_strings(table) if isinstance(table, cst.Dict) else []
+    return dict_strings(table) if table.__class__ is cst.Dict else []  # exact class test: see `nodes`
 
 
 def dict_strings(table: cst.Dict) -> List[Tuple[str, cst.CSTNode]]:

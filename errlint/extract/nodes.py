@@ -40,7 +40,7 @@ _SKIP_TYPES = (
     cst.Comment,
     cst.Annotation,
 )
-_LEAVES = frozenset({cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis})
+LEAVES = frozenset({cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis})  # no children
 _FIELDS: Dict[type, Tuple[str, ...]] = {}
 _SKIP: Dict[type, bool] = {}  # per class: whitespace/punctuation, or not a CST node at all
 
@@ -83,7 +83,7 @@ def _skipped(cls: type) -> bool:
 def children(node: cst.CSTNode) -> List[cst.CSTNode]:
     """The node's expression-bearing children, in source order (whitespace and punctuation skipped)."""
     out: List[cst.CSTNode] = []
-    for name in _child_fields(node.__class__):
+    for name in _FIELDS.get(node.__class__) or _child_fields(node.__class__):
         value = getattr(node, name, None)
         cls = value.__class__
         if cls is tuple or cls is list:
@@ -108,7 +108,7 @@ def iter_expr(root: cst.CSTNode, stop=(cst.Lambda,)) -> Iterator[cst.CSTNode]:
         node = pop()
         yield node
         cls = node.__class__
-        if cls in _LEAVES or (cls in stop and node is not root):
+        if cls in LEAVES or (cls in stop and node is not root):
             continue
         kids = children(node)
         if kids:
@@ -128,7 +128,7 @@ def dotted(node: Optional[cst.CSTNode]) -> str:
         cls = node.__class__
     if cls is cst.Name:
         parts.append(node.value)
-        return ".".join(reversed(parts))
+        return ".".join(parts[::-1])
     return ""
 
 

@@ -174,10 +174,13 @@ _VALUES = frozenset({cst.Name, cst.Attribute, cst.Subscript, cst.Call})  # judge
 _OPAQUE = frozenset({cst.Lambda, cst.SimpleString, cst.Integer, cst.Float})  # never input
 
 
+_OUTCOME_FUNCTION = re.compile(r"^_*(fetch|find|lookup|query|search|load_record|get|download|retrieve|scrape|crawl|receive|pull)_")
+
+
 def is_outcome_function(name: str) -> bool:
     """A plain function whose name says it fetches, downloads or runs something (`fetch_page`,
     `lookup_user`, `_download_source_archive`): what it returns is the world's answer."""
-    return bool(re.match(r"^_*(fetch|find|lookup|query|search|load_record|get|download|retrieve|scrape|crawl|receive|pull)_", name))
+    return bool(_OUTCOME_FUNCTION.match(name))
 
 
 def is_outcome(node: Optional[cst.CSTNode]) -> bool:
@@ -189,6 +192,8 @@ def is_outcome(node: Optional[cst.CSTNode]) -> bool:
 
 
 def _request_read(dotted: str) -> bool:
+    if "req" not in dotted:  # every request object's name has it: most attributes end here
+        return False
     parts = dotted.split(".")
     for i in range(1, len(parts)):
         base = ".".join(parts[:i])

@@ -85,7 +85,11 @@ class SinkRecording:
     # ------------------------------------------------------------------ expressions
     def scan(self, expr: cst.CSTNode) -> None:
         """Find sink calls and `isError` dicts anywhere in an expression."""
-        for node in nodes.iter_expr(expr):
+        # `nodes.iter_expr`'s walk written out: resuming a generator at every node costs more than
+        # what is done with most nodes
+        stack = [expr]
+        while stack:
+            node = stack.pop()
             cls = node.__class__
             if cls is cst.Call:
                 self.call(node)
@@ -93,6 +97,12 @@ class SinkRecording:
                 self.dict_literal(node)
             elif cls is cst.Tuple and self.func is not None:
                 framework_sinks.on_tuple(self, node)
+            if cls in nodes.LEAVES or cls is cst.Lambda and node is not expr:
+                continue
+            kids = nodes.children(node)
+            if kids:
+                kids.reverse()
+                stack.extend(kids)
 
     def call(self, call: cst.Call) -> None:
         func = call.func

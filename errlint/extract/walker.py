@@ -13,7 +13,7 @@ around each statement), scopes and reaching definitions, imports, and the compou
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
@@ -131,7 +131,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             following = exit_at[i + 1]
             next_exit[i] = following if following is not None else next_exit[i + 1]
         runs = output_runs(flat)
-        serve_at = max((i for i, s in enumerate(flat) if self.stacks and self._starts_stdio(s)), default=-1)
+        serve_at = max((i for i, s in enumerate(flat) if self._starts_stdio(s)), default=-1) if self.stacks else -1
         chains: Dict[str, List[str]] = {}
         saved_exit = (self.exits_after, self.exit_code, self.output_run, self.before_stdio_run)
         saved_reply = self.before_reply
@@ -202,9 +202,13 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             self.block(body)
 
     def statement(self, stmt: cst.CSTNode) -> None:
-        handler = getattr(self, "st_" + type(stmt).__name__, None)
+        cls = stmt.__class__
+        try:
+            handler = _HANDLERS[cls]
+        except KeyError:  # looked up once a statement class, not once a statement
+            handler = _HANDLERS[cls] = getattr(Walker, "st_" + cls.__name__, None)
         if handler is not None:
-            handler(stmt)
+            handler(self, stmt)
         else:
             for child in nodes.children(stmt):
                 if isinstance(child, cst.BaseExpression):
@@ -426,6 +430,9 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         if self.main_depth and self.func is None:
             extra["main"] = True
         self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args, self.reaching_now()))
+
+
+_HANDLERS: Dict[type, Optional[Callable[[Walker, cst.CSTNode], None]]] = {}  # statement class -> Walker.st_<class>
 
 
 def extract(module: cst.Module, logger_objects: Iterable[str] = ()) -> FileFacts:
