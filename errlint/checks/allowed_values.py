@@ -10,6 +10,7 @@ from typing import Iterable
 from ..extract.context import GuardFacts
 from ..extract.guards import deny_stated, parse_form_stated
 from ..extract.provenance import provenance
+from ..extract.value_names import snake
 from ..extract.value_sets import describe as describe_set
 from ..fixes import append_edit
 from ..model import COLLECTION, HINT, Applicability, Finding, Fix, Message, Template
@@ -254,8 +255,7 @@ def _names_kind(template: Template, facts: GuardFacts) -> bool:
 
 
 def _words(name: str) -> set:
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
-    return {w.lower() for w in re.split(r"[^A-Za-z]+", spaced) if w}
+    return {w for w in re.split(r"[^a-z]+", snake(name)) if w}
 
 
 def _bound_names(bound: str) -> set:

@@ -12,6 +12,7 @@ import re
 from typing import List
 
 from ..model import Message
+from .signals import mentions
 
 CONTEXT_OBJECTS = {"ctx", "context", "request", "req", "session", "client", "app", "server", "self", "cls", "mcp", "logger", "log"}
 CONTAINERS = {"args", "arguments", "kwargs", "params", "parameters", "options", "opts", "payload", "body", "data", "inputs", "input", "tool_input", "request_args"}
@@ -65,8 +66,6 @@ def reports_missing_input(template, facts) -> bool:
     """The message is about an input the guard found absent (`other_table is None`), named as
     required ("other_table must be specified for a compound key"): the other values the guard tests
     are the circumstance, not the rejected value, so there is nothing to echo or to bound."""
-    from .signals import mentions
-
     if not facts.empty_subjects or not REQUIRED_TEXT.search(template.prose):
         return False
     tested = facts.value_subjects | {b[0] for b in facts.bounds} | {m.subject for m in facts.memberships}

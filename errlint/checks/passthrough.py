@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from ..extract.catching import GENERIC_CATCH
 from ..model import Finding, Message
 from .base import FileContext, complete_templates, quote, traceback_attached
 from .part_rule import PartRule, passthrough_only, relayed_only
@@ -20,7 +21,7 @@ AGENT_FACING_ERROR = re.compile(r"^(ToolError|ResourceError|PromptError|McpError
 def _unknown_text(types) -> bool:
     """The caught exception's text is nobody's choice: a catch-all (the text may come from anything
     in the `try`) or a class whose text is not written for a reader."""
-    return not types or any(t.rsplit(".", 1)[-1] in ("Exception", "BaseException") or POOR_TEXT.match(t.rsplit(".", 1)[-1]) for t in types)
+    return not types or any(t.rsplit(".", 1)[-1] in GENERIC_CATCH or POOR_TEXT.match(t.rsplit(".", 1)[-1]) for t in types)
 
 
 # words of a wrapper that say only that something failed ("Caught Exception. Error: {e}")

@@ -13,7 +13,7 @@ from ..extract import nodes
 from ..extract.context import GuardFacts
 from ..extract.fixability import is_unbounded_param
 from ..extract.guards import DOCUMENT_FORMS
-from ..extract.provenance import provenance
+from ..extract.provenance import REQUEST_OBJECTS, provenance
 from ..fixes import insert_in_fstring
 from ..model import Applicability, Finding, Fix, Message, Template
 from .base import FileContext, Option as RuleOption, complete_templates
@@ -188,9 +188,6 @@ def _sent_as_is(message: Message, name: str) -> Set[str]:
     if function.role not in ("tool", "lowlevel", "cli"):
         return set()  # a helper's parameter may be one of many entries (`for v in values: check(v)`)
     return params
-
-
-REQUEST_OBJECTS = frozenset({"request", "req"})  # flask's `request`, a framework's request global
 
 
 def _field_key(node: cst.CSTNode) -> Optional[Tuple[str, Optional[str]]]:
