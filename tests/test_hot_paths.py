@@ -212,10 +212,12 @@ def test_check_files_keeps_results_frozen_while_it_runs_and_hands_them_back(tmp_
         return judge_all(results, run)
 
     monkeypatch.setattr(project_audience, "judge_all", spy)
-    assert gc.get_freeze_count() == 0
+    # CPython 3.12 starts with a few hundred objects frozen; that is the interpreter's, not a caller's
+    before = gc.get_freeze_count()
+    assert before == runner._interpreter_frozen
     results = runner.check_files(_three_files(tmp_path), run_context(), jobs=1)
     assert [[d.code for d in r.diagnostics] for r in results] == [["AEM102"]] * 3
-    assert seen and seen[0] > 0  # the kept results were out of the collector's way
+    assert seen and seen[0] > before + 100  # the kept results were out of the collector's way
     assert gc.get_freeze_count() == 0
     assert gc.isenabled()
 
