@@ -121,7 +121,7 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
             result = check_paths(paths, settings, selection, force_exclude=force_exclude, ignore_noqa=ignore_noqa,
                                  jobs=jobs, use_cache=not no_cache and not show_files and not show_audience, cache_dir=cache_dir,
                                  keep_text=fixing or add_noqa or output_format == "full", locate_all=bool(show_audience),
-                                 progress=None if quiet or show_files or show_audience else _progress())
+                                 progress=None if quiet or show_files or show_audience else _progress(), owns_process=True)
     except (ConfigError, PackError) as exc:
         fail(str(exc))
     if result.discovery.missing:

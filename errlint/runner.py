@@ -91,10 +91,12 @@ def registry_files(settings: Settings, files: Sequence[Path]) -> List[Path]:
 
 def check_paths(paths: Sequence[str], settings: Settings, selection: Selection, force_exclude: bool = False,
                 ignore_noqa: bool = False, jobs: Optional[int] = None, use_cache: bool = True,
-                cache_dir: Optional[str] = None, keep_text: bool = False, progress=None, locate_all: bool = False) -> RunResult:
+                cache_dir: Optional[str] = None, keep_text: bool = False, progress=None, locate_all: bool = False,
+                owns_process: bool = False) -> RunResult:
     """Check every Python file under `paths`; results come back in discovery order whatever the
     scheduling. `keep_text` keeps each file's text on its result (needed to apply fixes);
-    `progress` (an `errlint.progress.Progress`) is told of each file checked."""
+    `progress` (an `errlint.progress.Progress`) is told of each file checked; `owns_process` (the
+    CLI) lets the run tune the garbage collector (see `_kept_results_frozen`)."""
     from .cache import Cache, cache_root, run_key
 
     found = discover(paths, settings, force_exclude)
@@ -102,7 +104,7 @@ def check_paths(paths: Sequence[str], settings: Settings, selection: Selection, 
     run.locate_all = locate_all
     cache = Cache(cache_root(settings.project_root, cache_dir), run_key(run)) if use_cache else None
     result = RunResult(discovery=found, settings=settings, reasons=reasons, run=run)
-    result.results = check_files(found.files, run, jobs, cache, keep_text, result, progress)
+    result.results = check_files(found.files, run, jobs, cache, keep_text, result, progress, owns_process)
     if cache is not None:
         cache.save()
     return result
@@ -113,28 +115,24 @@ PARALLEL_MIN_BYTES = 400_000
 
 
 def check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cache=None, keep_text: bool = False,
-                stats: Optional[RunResult] = None, progress=None) -> List[FileResult]:
+                stats: Optional[RunResult] = None, progress=None, owns_process: bool = False) -> List[FileResult]:
     """Check `files` (cache first, then the rest in a process pool when the run is big enough), then
-    judge every file's audience-dependent messages with the whole project (project_audience)."""
-    with _kept_results_frozen() as settle:
+    judge every file's audience-dependent messages with the whole project (project_audience).
+    `owns_process`: the caller (the CLI) owns the process, so the collector may be tuned for the run."""
+    with _kept_results_frozen(owns_process) as settle:
         return _check_files(files, run, jobs, cache, keep_text, stats, progress, settle)
 
 
-# What the interpreter itself left in the permanent generation before errlint ran: CPython 3.12 starts
-# with a few hundred objects there (3.11 and 3.13 with none). More than this means a caller froze. The
-# first run hands them back to the collector with its own, and the count is 0 from then on.
-_interpreter_frozen = gc.get_freeze_count()
-
-
 @contextmanager
-def _kept_results_frozen():
+def _kept_results_frozen(owned: bool):
     """Yields a function to call after each file checked in this process: it moves what the run keeps
     (the results so far) out of the cyclic garbage collector's full passes, which would otherwise walk
     every kept result again and again (about 2% of a cold run of the stdlib). Everything is handed
-    back to the collector at the end (with what the interpreter froze at start-up, if anything). A caller
-    that froze objects itself, or turned the collector off, is left alone."""
-    global _interpreter_frozen
-    if gc.get_freeze_count() > _interpreter_frozen or not gc.isenabled():
+    back to the collector at the end. Only a process errlint owns (`owned`: the CLI) does this; a
+    library caller's collector is left alone, and so is one turned off. (Whether a caller froze
+    objects cannot be read from `gc.get_freeze_count()`: CPython 3.12 moves immortal objects into the
+    permanent generation at every full collection.)"""
+    if not owned or not gc.isenabled():
         yield lambda: None
         return
 
@@ -146,7 +144,6 @@ def _kept_results_frozen():
         yield settle
     finally:
         gc.unfreeze()
-        _interpreter_frozen = 0
 
 
 def _check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cache, keep_text: bool,
