@@ -15,7 +15,7 @@ from .inputs import first_failing_input
 from .signals import value_placeholders
 from .part_rule import LISTING_TOOL, NOT_FOUND_TEXT, PART_SINKS, PartRule, passthrough_only
 from .allowed_values import states_requirement
-from .recovery import fixable
+from .recovery import fixable, internal_invariant
 from .vague import messageless_matters, signals
 
 FRAMEWORK_USAGE = (
@@ -115,6 +115,8 @@ class MissingNextStep(PartRule):
             return
         if message.profile == "exc" and message.sink != "class-default" and not fixable(message, ctx):
             return
+        if message.profile != "exc" and internal_invariant(message, ctx):
+            return  # a check of the program's own state, reached through a helper: no step helps its reader
         sig = signals(ctx)
         tools = ctx.registry
         for template in complete_templates(message):

@@ -97,6 +97,49 @@ def fixable(message: Message, ctx: FileContext, strict: bool = False) -> bool:
     return caller_fixable(message, ctx.guard(message), lambda name: ctx.origin(message, name), strict)
 
 
+# Calls that read the world a command's user or an operator can change: the file system, the
+# environment, installed programs, a network or process (`os.path.exists(CONFIG)`, `shutil.which("git")`)
+WORLD_MODULES = re.compile(r"^(?:os\.path|os|shutil|subprocess|socket|requests|httpx|urllib(?:\.\w+)*|aiohttp|pathlib|glob)\.")
+WORLD_CALLS = re.compile(r"^(?:open|exists|is_file|is_dir|isfile|isdir|access|stat|lstat|which|getenv|listdir|iterdir|glob|connect|ping|is_connected)$")
+
+
+def internal_invariant(message: Message, ctx: FileContext) -> bool:
+    """A plain raise that checks the program's own state: it sits under an `if` whose test reads no
+    caller input and nothing of the world the reader can change (files, environment, programs,
+    network), outside any except handler (no operation failed), is no timeout or status, and shows
+    no value (`if m is None: raise WorkbookError("A worksheet has no sheetData.")` on XML the program
+    wrote). No step helps its reader: it reports a bug, or data the program itself made."""
+    if message.sink != "raise" or message.context.handlers or message.extra.get("messageless"):
+        return False
+    facts = ctx.guard(message)
+    if not facts.has_guard or facts.statuses:
+        return False
+    if any(h.names for t in message.templates for h in t.placeholders):
+        return False
+    if fixable(message, ctx) or needs_a_person(message, ctx):
+        return False
+    return not _reads_the_world(message, facts)
+
+
+def _reads_the_world(message: Message, facts) -> bool:
+    """The guard's test, or a value it tests (through any number of assignments), calls what reads
+    the world (WORLD_MODULES, WORLD_CALLS) or reads the environment."""
+    values = [g.test for g in message.context.guards if g.test is not None]
+    scope = message.scope
+    if scope is not None:
+        for name in provenance(message).ancestors(facts.names | facts.subjects) | {n.split(".", 1)[0] for n in facts.names | facts.subjects}:
+            values.extend(b.value for b in scope.lookup(name) if b.value is not None)
+    for value in values:
+        for node in nodes.iter_expr(value):
+            if isinstance(node, cst.Call):
+                dotted = nodes.dotted(node.func) or ""
+                if WORLD_MODULES.match(dotted) or WORLD_CALLS.match(nodes.last_name(node.func) or "") or "environ" in dotted:
+                    return True
+            elif isinstance(node, cst.Attribute) and "environ" in (nodes.dotted(node) or ""):
+                return True
+    return False
+
+
 def recoverable(message: Message, ctx: FileContext) -> bool:
     """The caller can recover on its own: by changing its input (`fixable`, strict) or by waiting
     out a transient state (a timeout, a connection failure, 429/5xx). The gate of AEM501/AEM502."""

@@ -81,10 +81,15 @@ class Provenance:
         todo = [n.split(".", 1)[0] for n in names]
         while todo and len(seen) < 200:
             name = todo.pop()
+            values = []
             for binding in self.scope.lookup(name) if self.scope is not None else ():
                 if binding.kind not in ("assign", "aug", "other", "loop", "with") or binding.value is None:
                     continue
-                for node in nodes.iter_expr(binding.value):
+                values.append(binding.value)
+            if self.scope is not None:
+                values.extend(self.scope.mutated(name))
+            for value in values:
+                for node in nodes.iter_expr(value):
                     if node.__class__ is cst.Name and node.value not in seen and node.value not in ("self", "cls"):
                         if any(b.kind in ("import", "def", "class") for b in self.scope.lookup(node.value)):
                             continue
@@ -98,7 +103,8 @@ class Provenance:
         if self.scope is None or depth > self.max_depth:
             return False
         self._names[name] = False  # a cycle (`x = x.strip()`) adds nothing
-        found = any(self._binding_input(name, b, depth) for b in self.scope.lookup(name))
+        found = any(self._binding_input(name, b, depth) for b in self.scope.lookup(name)) or any(
+            self.is_input(v, depth + 1) for v in self.scope.mutated(name))
         self._names[name] = found
         return found
 

@@ -37,6 +37,8 @@ class Scope:
     parent: Optional["Scope"] = None
     bindings: Dict[str, List[Binding]] = field(default_factory=dict)
     order: List[str] = field(default_factory=list)  # names in the order they were bound
+    # what a method call put into a name's value (`parts.append(x)`: parts -> [x]); see MUTATORS
+    mutations: Dict[str, List[cst.CSTNode]] = field(default_factory=dict)
 
     def bind(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)
@@ -68,6 +70,15 @@ class Scope:
         found = self.lookup(name)
         return found[0] if len(found) == 1 else None
 
+    def mutated(self, name: str) -> List[cst.CSTNode]:
+        """Values put into `name` by method calls, in the scope that binds it."""
+        scope: Optional[Scope] = self
+        while scope is not None:
+            if scope.bindings.get(name):
+                return scope.mutations.get(name, [])
+            scope = scope.parent
+        return []
+
 
 # The reaching definition of a name at a sink: its value and the `+=` additions after it.
 Reaching = Dict[str, Tuple[cst.CSTNode, Tuple[cst.CSTNode, ...]]]
@@ -83,6 +94,8 @@ class ReachingScope:
         self.kind = scope.kind
         self.parent = scope.parent
         self.bindings = scope.bindings
+        self.mutations = scope.mutations
+        self.mutated = scope.mutated
 
     def lookup(self, name: str) -> List[Binding]:
         if name in self.reaching:
@@ -103,3 +116,12 @@ class ReachingScope:
     def first(self, name: str) -> Optional[Binding]:
         found = self.lookup(name)
         return found[0] if len(found) == 1 else None
+
+    def mutated(self, name: str) -> List[cst.CSTNode]:
+        """Values put into `name` by method calls, in the scope that binds it."""
+        scope: Optional[Scope] = self
+        while scope is not None:
+            if scope.bindings.get(name):
+                return scope.mutations.get(name, [])
+            scope = scope.parent
+        return []

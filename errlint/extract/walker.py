@@ -34,6 +34,11 @@ from .tool_replies import ToolReplies
 _ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
 
 
+# Methods that put their arguments into the receiver's value: a list built with `parts.append(x)`
+# from an input varies with the input
+MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "appendleft", "extendleft", "setdefault"})
+
+
 @dataclass(eq=False)
 class _TryCollector:
     calls: List[str] = field(default_factory=list)
@@ -217,6 +222,11 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
     # simple statements ---------------------------------------------------------------
     def st_Expr(self, stmt: cst.Expr) -> None:
         self.scan(stmt.value)
+        value = stmt.value
+        if value.__class__ is cst.Call and value.func.__class__ is cst.Attribute and value.args:
+            receiver = value.func.value
+            if receiver.__class__ is cst.Name and value.func.attr.value in MUTATORS:
+                self.scope.mutations.setdefault(receiver.value, []).extend(a.value for a in value.args)
 
     def st_Assign(self, stmt: cst.Assign) -> None:
         self.scan(stmt.value)

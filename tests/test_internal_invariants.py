@@ -1,0 +1,243 @@
+"""AEM201 on a plain raise that an entry point reaches asks for a step only when its reader could act:
+a raise that checks the program's own state (under an `if` that reads no caller input and nothing of
+the world the reader can change, outside any except handler, showing no value) reports a bug or data
+the program made, and no step helps. A check of the input, of a file, the environment or an
+installed program, a failed operation, or a message that shows a value still gets AEM201.
+
+Also the data flow under it: a collection built with `append`/`add`/`update` from an input varies
+with the input."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from conftest import lint
+
+from errlint.config import Settings
+
+PREVIEW = Settings(preview=True)
+
+
+def aem201(code: str):
+    return [d.location.row for d in lint(textwrap.dedent(code), select=["AEM201"], settings=PREVIEW)]
+
+
+# -- checks of the program's own state: no AEM201, whoever reaches them ------------------------------
+
+OWN_STATE = {
+    "lock_counters_in_a_method_a_tool_calls": """
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+
+        class Store:
+            def __init__(self):
+                self._readers = 0
+                self._writer = False
+
+            def write(self, key, value):
+                if self._writer or self._readers:
+                    raise RuntimeError("Lock state is inconsistent.")
+                self._writer = True
+
+        STORE = Store()
+
+        @mcp.tool()
+        def put(key: str, value: str) -> str:
+            STORE.write(key, value)
+            return "ok"
+        """,
+    "table_lookup_by_a_constant_in_a_cli_helper": """
+        import click
+
+        _LAYOUTS = {"wide": 120, "narrow": 60}
+        DEFAULT = "wide"
+
+        def width():
+            layout = _LAYOUTS.get(DEFAULT)
+            if layout is None:
+                raise LookupError("The built-in layout table is incomplete.")
+            return layout
+
+        @click.command()
+        def show():
+            click.echo("-" * width())
+        """,
+    "stack_the_helper_built_itself_for_a_route": """
+        from fastapi import FastAPI
+        app = FastAPI()
+
+        def render(sections):
+            stack = []
+            for s in ("head", "body"):
+                stack.append(s)
+                stack.pop()
+            if stack:
+                raise AssertionError("Unbalanced section stack after rendering.")
+            return "<html/>"
+
+        @app.get("/page")
+        def page():
+            return render(["a"])
+        """,
+    "regex_on_text_the_program_wrote": """
+        import re
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+
+        def _closing(xml):
+            m = re.search(r"</sheetData>", xml)
+            if m is None:
+                raise ValueError("A worksheet has no sheetData.")
+            return m.end()
+
+        @mcp.tool()
+        def add_sheet(title: str) -> str:
+            xml = "<worksheet><sheetData></sheetData></worksheet>"
+            return str(_closing(xml))
+        """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(OWN_STATE))
+def test_a_check_of_the_programs_own_state_asks_for_no_step(name):
+    assert aem201(OWN_STATE[name]) == []
+
+
+# -- the reader can act: AEM201 stays ------------------------------------------------------------------
+
+READER_CAN_ACT = {
+    # a configuration file the CLI user can create
+    "config_file_on_disk": ("""
+        import os
+        import click
+
+        CONFIG = os.path.expanduser("~/.tool.toml")
+
+        def settings():
+            if not os.path.exists(CONFIG):
+                raise RuntimeError("No configuration file.")
+            return CONFIG
+
+        @click.command()
+        def run():
+            click.echo(settings())
+        """, 9),
+    # an environment variable the CLI user can set
+    "environment_variable": ("""
+        import os
+        import click
+
+        def token():
+            if "API_TOKEN" not in os.environ:
+                raise RuntimeError("API token not configured.")
+            return os.environ["API_TOKEN"]
+
+        @click.command()
+        def run():
+            click.echo(token())
+        """, 7),
+    # an installed program
+    "program_on_path": ("""
+        import shutil
+        import click
+
+        def git():
+            exe = shutil.which("git")
+            if exe is None:
+                raise RuntimeError("git is not installed.")
+            return exe
+
+        @click.command()
+        def run():
+            click.echo(git())
+        """, 8),
+    # the criteria the agent sent, gathered into a list with append
+    "criteria_built_from_the_arguments": ("""
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+
+        def build_query(query, categories):
+            parts = []
+            if query.strip():
+                parts.append(query)
+            for c in categories:
+                parts.append("cat:" + c)
+            if not parts:
+                raise ValueError("No search criteria provided")
+            return " AND ".join(parts)
+
+        @mcp.tool()
+        def find_papers(query: str, categories: list) -> str:
+            return build_query(query, categories)
+        """, 12),
+    # a failed operation, caught
+    "failed_operation": ("""
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+
+        def flush(buffer):
+            try:
+                buffer.sync()
+            except OSError:
+                raise RuntimeError("Flushing the buffer failed.")
+
+        @mcp.tool()
+        def save() -> str:
+            flush(object())
+            return "ok"
+        """, 9),
+    # internal state, but the message shows which session: the step (start another) concerns it
+    "shows_a_value": ("""
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+        SESSIONS = {}
+
+        def session(sid):
+            s = SESSIONS[sid]
+            if s.status == "error":
+                raise RuntimeError(f"Session {sid} failed to initialize.")
+            return s
+
+        @mcp.tool()
+        def run(sid: str) -> str:
+            return str(session(sid))
+        """, 9),
+}
+
+
+@pytest.mark.parametrize("name", sorted(READER_CAN_ACT))
+def test_a_failure_the_reader_can_act_on_still_asks_for_a_step(name):
+    code, row = READER_CAN_ACT[name]
+    assert aem201(code) == [row]
+
+
+# -- data flow through collections the code fills -------------------------------------------------------
+
+def _scope(code):
+    import libcst as cst
+    from errlint.extract.walker import extract
+
+    (message,) = extract(cst.parse_module(code)).messages
+    return message.scope
+
+
+@pytest.mark.parametrize("made, fill", [
+    ("set()", "seen.add(name)"),
+    ("set()", "seen.update([name])"),
+    ("{}", "seen.setdefault(name, 1)"),
+    ("[]", "seen.insert(0, name.strip())"),
+    ("[]", "seen.extend(name.split(','))"),
+])
+def test_a_collection_filled_from_an_input_is_input(made, fill):
+    from errlint.extract.provenance import Provenance
+
+    scope = _scope(f"def f(name):\n    seen = {made}\n    {fill}\n    if not seen:\n        raise ValueError('nothing')\n")
+    assert Provenance(scope).is_input_name("seen")
+    assert "name" in Provenance(scope).ancestors(["seen"])
+
+
+def test_a_collection_filled_with_constants_is_not_input():
+    from errlint.extract.provenance import Provenance
+
+    scope = _scope("def f(name):\n    seen = []\n    seen.append('a')\n    if not seen:\n        raise ValueError('nothing')\n")
+    assert not Provenance(scope).is_input_name("seen")
