@@ -268,10 +268,8 @@ def guard_params(message, ctx: FileContext) -> List[str]:
     params = set(message.context.function.param_names)
     if message.scope is None or not subjects:
         return []
-    # a parameter counts when the tested values are input with it alone carrying input; an outcome of
-    # a call made with it counts too (`m = re.search(PATTERN, xml)`), as it does for `fixable`: when
-    # every call passes `xml` fixed, `m` is fixed as well
-    return sorted(p for p in params if Provenance(message.scope, outcomes=True, internal=params - {p}).inputs(subjects))
+    # a parameter counts when the tested values are input with it alone carrying input
+    return sorted(p for p in params if Provenance(message.scope, internal=params - {p}).inputs(subjects))
 
 
 def _run_internal(message, rules: Sequence[Rule], ctx: FileContext, leak_only: bool, out: List[Tuple[Rule, Finding]], internal: List[Diagnostic], name: str) -> None:

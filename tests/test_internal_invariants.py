@@ -241,3 +241,18 @@ def test_a_collection_filled_with_constants_is_not_input():
 
     scope = _scope("def f(name):\n    seen = []\n    seen.append('a')\n    if not seen:\n        raise ValueError('nothing')\n")
     assert not Provenance(scope).is_input_name("seen")
+
+
+@pytest.mark.parametrize("call", ["re.search(PATTERN, text)", "re.findall(PATTERN, text)", "regex.match(PATTERN, text)", "PATTERN_RE.match(text)"])
+def test_a_regex_match_on_an_input_varies_with_it(call):
+    from errlint.extract.provenance import Provenance
+
+    scope = _scope(f"def f(text):\n    m = {call}\n    if not m:\n        raise ValueError('nothing')\n")
+    assert Provenance(scope).is_input_name("m")
+
+
+def test_a_search_on_a_client_is_still_the_worlds_answer():
+    from errlint.extract.provenance import Provenance
+
+    scope = _scope("def f(text):\n    m = client.search(text)\n    if not m:\n        raise ValueError('nothing')\n")
+    assert not Provenance(scope).is_input_name("m")

@@ -50,6 +50,10 @@ OUTCOME_CALL = re.compile(
 )
 
 
+# The regular-expression modules: `re.search(PATTERN, text)` matches `OUTCOME_CALL` by name only
+REGEX_CALL = re.compile(r"^(?:re|regex)\.\w+$")
+
+
 # Calls that act on the world (run, send, query, stat): an outcome even when called on an input.
 ACTION_CALL = re.compile(
     r"^(run|call|check_call|check_output|Popen|communicate|wait|request|post|put|patch|delete|head|urlopen|send|"
@@ -164,7 +168,9 @@ class Provenance:
             return self.environment or not ENV_CALL.search(dotted)
         last = nodes.last_name(func)
         receiver = func.value if func.__class__ is cst.Attribute else None
-        if receiver is not None:
+        if dotted and REGEX_CALL.match(dotted):
+            pass  # `re.search(PATTERN, text)`, `re.findall(...)`: a transform of the text, not the world's answer
+        elif receiver is not None:
             if ACTION_CALL.match(last) and not self.outcomes:
                 return False  # `path.stat()`, `session.execute(query)`: the world's answer
             if self.is_input(receiver, depth):
