@@ -62,6 +62,12 @@ class MissingNextStep(PartRule):
     "not a boolean", "must exist in the schema file"), shows the missing file a CLI user or HTTP
     client named ("File not found: {path}"), says the file the reader named is broken ("{path} is a
     damaged zip file"), or says the program is waiting ("Waiting for standard input").
+    Not reported on a check of the program's own state that an entry point reaches through a helper:
+    a plain raise under an `if` that reads no caller input and nothing of the world the reader can
+    change (a file, the environment, an installed program, the network), outside any except handler,
+    showing no value (`if m is None: raise WorkbookError("A worksheet has no sheetData.")` on XML
+    the program wrote, a lock's own counters). It reports a bug or data the program made; no step
+    helps its reader.
     Not reported when AEM204, AEM205, AEM206 or AEM207 is (their fixes supply the step), on an
     internal fault ("Internal error", "should never happen", JSON-RPC INTERNAL_ERROR, HTTP 500: no
     caller can fix those, which holds for every missing-part rule), on log calls that attach the

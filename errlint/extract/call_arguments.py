@@ -37,9 +37,10 @@ def may_be_project_call(target: str) -> bool:
     return head not in _BUILTINS and head not in _STDLIB
 
 
-def classify_call(call: cst.Call, source: Provenance, fixed: Provenance, params: Sequence[str]) -> Site:
+def classify_call(call: cst.Call, source: Provenance, fixed: Provenance, params: Sequence[str], alone=None) -> Site:
     """The argument kinds of one call. `source` is the calling function's provenance; `fixed` the
-    same with its parameters not counted as input (so "s" and "p:" can be told apart)."""
+    same with its parameters not counted as input (so "s" and "p:" can be told apart); `alone(p)`
+    the same with only parameter `p` counted."""
     site: Site = []
     position = 0
     for arg in call.args:
@@ -58,7 +59,11 @@ def classify_call(call: cst.Call, source: Provenance, fixed: Provenance, params:
             kind = "s"
         else:
             names = {n.value for n in nodes.iter_expr(arg.value) if n.__class__ is cst.Name}
-            used = sorted(set(params) & (names | source.ancestors(names)))
+            candidates = sorted(set(params) & (names | source.ancestors(names)))
+            # a parameter counts when the argument is input with it alone carrying input: `history`
+            # filled with `history.append(response)` names `request` among its ancestors, but the
+            # response is the world's answer, so only `history` counts
+            used = [p for p in candidates if alone is None or alone(p).is_input(arg.value)] or candidates
             kind = "p:" + ",".join(used) if used else "s"
         site.append([slot, kind])
     return site
@@ -93,12 +98,20 @@ def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequenc
     errlint does not see."""
     source = Provenance(scope)
     fixed = Provenance(scope, internal=True)
+    models: dict = {}
+
+    def alone(param: str) -> Provenance:
+        found = models.get(param)
+        if found is None:
+            found = models[param] = Provenance(scope, internal=set(params) - {param})
+        return found
+
     out: dict = {}
     refs = set()
     local = scope.bindings
     for target, call in calls:
         if may_be_project_call(target) and _may_resolve(call.func, scope):
-            out.setdefault(target, []).append(classify_call(call, source, fixed, params))
+            out.setdefault(target, []).append(classify_call(call, source, fixed, params, alone))
         for arg in call.args:
             if arg.value.__class__ in _NAMED:
                 name = nodes.dotted(arg.value)
