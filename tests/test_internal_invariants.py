@@ -5,7 +5,8 @@ the program made, and no step helps. A check of the input, of a file, the enviro
 installed program, a failed operation, or a message that shows a value still gets AEM201.
 
 Also the data flow under it: a collection built with `append`/`add`/`update` from an input varies
-with the input."""
+with the input (for "can the caller fix it"), but it is not the value the caller sent (AEM202 does
+not ask to show a list the code built)."""
 from __future__ import annotations
 
 import textwrap
@@ -232,15 +233,18 @@ def test_a_collection_filled_from_an_input_is_input(made, fill):
     from errlint.extract.provenance import Provenance
 
     scope = _scope(f"def f(name):\n    seen = {made}\n    {fill}\n    if not seen:\n        raise ValueError('nothing')\n")
-    assert Provenance(scope).is_input_name("seen")
-    assert "name" in Provenance(scope).ancestors(["seen"])
+    assert Provenance(scope, outcomes=True).is_input_name("seen")
+    assert "name" in Provenance(scope, outcomes=True).ancestors(["seen"])
+    # it varies with the input, but it is not a value the caller sent
+    assert not Provenance(scope).is_input_name("seen")
+    assert "name" not in Provenance(scope).ancestors(["seen"])
 
 
 def test_a_collection_filled_with_constants_is_not_input():
     from errlint.extract.provenance import Provenance
 
     scope = _scope("def f(name):\n    seen = []\n    seen.append('a')\n    if not seen:\n        raise ValueError('nothing')\n")
-    assert not Provenance(scope).is_input_name("seen")
+    assert not Provenance(scope, outcomes=True).is_input_name("seen")
 
 
 @pytest.mark.parametrize("call", ["re.search(PATTERN, text)", "re.findall(PATTERN, text)", "regex.match(PATTERN, text)", "PATTERN_RE.match(text)"])
@@ -256,3 +260,26 @@ def test_a_search_on_a_client_is_still_the_worlds_answer():
 
     scope = _scope("def f(text):\n    m = client.search(text)\n    if not m:\n        raise ValueError('nothing')\n")
     assert not Provenance(scope).is_input_name("m")
+
+
+def test_a_list_the_code_built_is_not_echoed():
+    # arxiv's section parser: the sections come from the paper's source; the agent sent an id
+    code = """
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+        LIMIT = 100
+
+        def sections(source):
+            found = []
+            for line in source.splitlines():
+                if len(found) >= LIMIT:
+                    raise ValueError("The source has too many sections.")
+                found.append(line)
+            return found
+
+        @mcp.tool()
+        def outline(text: str) -> str:
+            return str(sections(text))
+        """
+    codes = [d.code for d in lint(textwrap.dedent(code), select=["AEM202"], settings=PREVIEW)]
+    assert codes == []

@@ -177,19 +177,19 @@ def test_method_of_an_instance_the_code_made(tmp_path, monkeypatch):
     assert {code for _, code in codes_in(tmp_path / "b", monkeypatch, files)} >= {"AEM202"}
 
 
-def test_a_list_filled_with_the_worlds_answers_stays_the_projects_own(tmp_path, monkeypatch):
-    # httpx's auth loop: `history` is filled with responses to the caller's request; the response is
-    # the world's answer, so the history passed on is the project's own, though `request` is among
-    # its ancestors
+def test_a_list_of_the_worlds_answers_stays_the_projects_own(tmp_path, monkeypatch):
+    # httpx's auth loop: `history` grows with responses to the caller's request; the response is the
+    # world's answer, so the history passed on is the project's own, though `request` is among its
+    # ancestors (`call_arguments`: a parameter counts when it alone makes the argument input)
     helper = ("MAX_REDIRECTS = 20\n\n\nclass Client:\n    def send(self, request):\n        return self._auth(request, history=[])\n\n"
               "    def _auth(self, request, history):\n        while True:\n            response = self._send_handling_redirects(request, history=history)\n"
-              "            history.append(response)\n\n"
+              "            history = history + [response]\n\n"
               "    def _send_handling_redirects(self, request, history):\n        if len(history) > MAX_REDIRECTS:\n"
               "            raise RuntimeError('Exceeded maximum allowed redirects.')\n        return request\n")
     body = "    helpers.Client().send(name)\n"
     codes = codes_in(tmp_path, monkeypatch, {"helpers.py": helper, "cli.py": cli(body)})
     assert not any(row == 15 for row, _ in codes), codes
-    # the same list filled with the command's own argument is input
-    passed_on = helper.replace("history.append(response)", "history.append(request)")
+    # the same list grown with the command's own argument is input
+    passed_on = helper.replace("history = history + [response]", "history = history + [request]")
     codes = codes_in(tmp_path / "b", monkeypatch, {"helpers.py": passed_on, "cli.py": cli(body)})
     assert any(row == 15 for row, _ in codes), codes

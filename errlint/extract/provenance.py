@@ -12,7 +12,9 @@ steps. Sources (extend `SOURCE_CALLS`, `SOURCE_ATTRS` and `REQUEST_FIELDS`):
 
 Propagation follows every binding of a name (the union of its re-bindings): plain, augmented and
 unpacking assignments, `for` targets, `with ... as`, comprehensions, attribute reads and method calls
-on an input (`args.unit`, `raw.split(":")[-1]`), and calls that transform one (`int(x)`, `Path(p)`).
+on an input (`args.unit`, `raw.split(":")[-1]`), and calls that transform one (`int(x)`, `Path(p)`,
+`re.search(PATTERN, text)`). For "can the caller fix it" (`outcomes`), a collection the code fills
+with an input (`parts.append(query)`) varies with it too.
 
 An *outcome* is not input even when the call that produced it received input: the result of running
 a process, sending a request, querying storage or looking a key up in a table (`subprocess.run(cmd)`,
@@ -71,7 +73,11 @@ class Provenance:
         self.internal = internal
         self.environment = environment  # the environment is input for a command's user, not for an agent or a client
         self.max_depth = max_depth
-        self.outcomes = outcomes  # count outcomes of calls made with input (for "can the caller fix it")
+        # count what varies with the input by any path (for "can the caller fix it"): outcomes of calls
+        # made with input, and collections the code fills with input (`parts.append(query)`). Without
+        # it, a value is input when it is the caller's own or computed from it: a list the code built
+        # is not the value the caller sent, so AEM202 does not ask to show it
+        self.outcomes = outcomes
         self._names: Dict[str, bool] = {}
 
     def inputs(self, names: Iterable[str]) -> Set[str]:
@@ -90,7 +96,7 @@ class Provenance:
                 if binding.kind not in ("assign", "aug", "other", "loop", "with") or binding.value is None:
                     continue
                 values.append(binding.value)
-            if self.scope is not None:
+            if self.scope is not None and self.outcomes:
                 values.extend(self.scope.mutated(name))
             for value in values:
                 for node in nodes.iter_expr(value):
@@ -107,7 +113,7 @@ class Provenance:
         if self.scope is None or depth > self.max_depth:
             return False
         self._names[name] = False  # a cycle (`x = x.strip()`) adds nothing
-        found = any(self._binding_input(name, b, depth) for b in self.scope.lookup(name)) or any(
+        found = any(self._binding_input(name, b, depth) for b in self.scope.lookup(name)) or self.outcomes and any(
             self.is_input(v, depth + 1) for v in self.scope.mutated(name))
         self._names[name] = found
         return found
