@@ -11,6 +11,7 @@ import gc
 import inspect
 
 import libcst as cst
+import pytest
 
 from errlint import engine
 from errlint.api import run_context
@@ -201,8 +202,10 @@ def _three_files(tmp_path):
     return sorted(tmp_path.glob("*.py"))
 
 
-def test_check_files_keeps_results_frozen_while_it_runs_and_hands_them_back(tmp_path, monkeypatch):
-    from errlint import project_audience, runner
+@pytest.fixture
+def freeze_counts(monkeypatch):
+    """The permanent generation's size each time the project pass starts (a list, filled as runs go)."""
+    from errlint import project_audience
 
     seen = []
     judge_all = project_audience.judge_all
@@ -212,6 +215,13 @@ def test_check_files_keeps_results_frozen_while_it_runs_and_hands_them_back(tmp_
         return judge_all(results, run)
 
     monkeypatch.setattr(project_audience, "judge_all", spy)
+    return seen
+
+
+def test_check_files_keeps_results_frozen_while_it_runs_and_hands_them_back(tmp_path, freeze_counts):
+    from errlint import runner
+
+    seen = freeze_counts
     # CPython 3.12 keeps immortal objects in the permanent generation (a few hundred after any full
     # collection), so the count is compared with what it was, not with 0
     gc.collect()
@@ -224,17 +234,10 @@ def test_check_files_keeps_results_frozen_while_it_runs_and_hands_them_back(tmp_
     assert gc.isenabled()
 
 
-def test_check_files_leaves_a_library_callers_collector_alone(tmp_path, monkeypatch):
-    from errlint import project_audience, runner
+def test_check_files_leaves_a_library_callers_collector_alone(tmp_path, freeze_counts):
+    from errlint import runner
 
-    seen = []
-    judge_all = project_audience.judge_all
-
-    def spy(results, run):
-        seen.append(gc.get_freeze_count())
-        return judge_all(results, run)
-
-    monkeypatch.setattr(project_audience, "judge_all", spy)
+    seen = freeze_counts
     files = _three_files(tmp_path)
     gc.collect()
     before = gc.get_freeze_count()
@@ -248,19 +251,11 @@ def test_check_files_leaves_a_library_callers_collector_alone(tmp_path, monkeypa
         gc.enable()
 
 
-def test_the_cli_run_tunes_the_collector(tmp_path, monkeypatch):
+def test_the_cli_run_tunes_the_collector(tmp_path, freeze_counts):
     from click.testing import CliRunner
-    from errlint import project_audience
     from errlint.cli import main
 
-    seen = []
-    judge_all = project_audience.judge_all
-
-    def spy(results, run):
-        seen.append(gc.get_freeze_count())
-        return judge_all(results, run)
-
-    monkeypatch.setattr(project_audience, "judge_all", spy)
+    seen = freeze_counts
     _three_files(tmp_path)
     gc.collect()
     before = gc.get_freeze_count()

@@ -94,8 +94,6 @@ class ReachingScope:
         self.kind = scope.kind
         self.parent = scope.parent
         self.bindings = scope.bindings
-        self.mutations = scope.mutations
-        self.mutated = scope.mutated
 
     def lookup(self, name: str) -> List[Binding]:
         if name in self.reaching:
@@ -118,10 +116,4 @@ class ReachingScope:
         return found[0] if len(found) == 1 else None
 
     def mutated(self, name: str) -> List[cst.CSTNode]:
-        """Values put into `name` by method calls, in the scope that binds it."""
-        scope: Optional[Scope] = self
-        while scope is not None:
-            if scope.bindings.get(name):
-                return scope.mutations.get(name, [])
-            scope = scope.parent
-        return []
+        return self.scope.mutated(name)
