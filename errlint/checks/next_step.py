@@ -67,7 +67,9 @@ class MissingNextStep(PartRule):
     change (a file, the environment, an installed program, the network), outside any except handler,
     showing no value (`if m is None: raise WorkbookError("A worksheet has no sheetData.")` on XML
     the program wrote, a lock's own counters). It reports a bug or data the program made; no step
-    helps its reader.
+    helps its reader. Nor on a header: a line ending with a colon that the block follows with more
+    output ("Some possibly relevant errors from pip install:" then a loop printing them), which every
+    missing-part rule judges with the lines it introduces.
     Not reported when AEM204, AEM205, AEM206 or AEM207 is (their fixes supply the step), on an
     internal fault ("Internal error", "should never happen", JSON-RPC INTERNAL_ERROR, HTTP 500: no
     caller can fix those, which holds for every missing-part rule), on log calls that attach the

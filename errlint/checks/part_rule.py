@@ -35,6 +35,8 @@ class PartRule(Rule):
             return ()  # `raise ToolError(result.get("error"))`: the text is the upstream's; AEM207 judges relaying it
         if message.extra.get("detached"):
             return ()  # an error-message table entry (Django `error_messages`): no failure site to judge parts at
+        if message.extra.get("header"):
+            return ()  # "Errors from pip install:" then the lines printed after it: the parts are in those lines
         return self.check_part(message, ctx)
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:

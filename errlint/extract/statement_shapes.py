@@ -98,6 +98,63 @@ def _is_output(stmt: cst.CSTNode) -> bool:
     return bool(call.args)
 
 
+def _inner_statements(stmt: cst.CSTNode) -> List[cst.CSTNode]:
+    """The statements directly inside a compound statement: its body, `else`/`elif`, handlers and
+    `finally`."""
+    out: List[cst.CSTNode] = []
+    parts = [getattr(stmt, "body", None), getattr(stmt, "orelse", None), getattr(stmt, "finalbody", None)]
+    parts.extend(getattr(stmt, "handlers", ()))
+    for part in parts:
+        if part is None:
+            continue
+        if part.__class__ is cst.If:  # exact class tests: see `nodes`
+            out.append(part)  # an `elif`
+            continue
+        block = getattr(part, "body", None)  # Else, ExceptHandler, Finally: their suite
+        if block is not None and not isinstance(block, (list, tuple)):
+            block = getattr(block, "body", None)  # the suite's statements
+        if isinstance(part, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+            block = part.body
+        out.extend(block or ())
+    return out
+
+
+def prints_later(flat: Sequence[cst.CSTNode], index: int, limit: int = 400) -> bool:
+    """Whether a statement after `flat[index]` in its block prints or logs a line, itself or inside a
+    loop, `if`, `with` or `try` (the lines a header such as "Errors from pip install:" introduces).
+    Looks at no more than `limit` statements."""
+    todo = list(reversed(flat[index + 1:]))
+    seen = 0
+    while todo and seen < limit:
+        stmt = todo.pop()
+        seen += 1
+        if stmt.__class__ is cst.SimpleStatementLine:  # exact class tests: see `nodes`
+            todo.extend(reversed(stmt.body))
+        elif _is_output(stmt):
+            return True
+        elif stmt.__class__ in _COMPOUND:
+            todo.extend(reversed(_inner_statements(stmt)))
+    return False
+
+
+_COMPOUND = frozenset({cst.For, cst.While, cst.If, cst.With, cst.Try})
+# output sinks whose line may be a header for the lines printed after it
+HEADER_SINKS = frozenset({"stderr", "stdout", "log", "warn"})
+
+
+def ends_with_colon(expr: cst.CSTNode) -> bool:
+    """The literal text of a message expression ends with a colon ("Errors from pip install:\n")."""
+    cls = expr.__class__  # exact class tests: see `nodes`
+    if cls is cst.ConcatenatedString:
+        return ends_with_colon(expr.right)
+    if cls is cst.SimpleString:
+        value = expr.evaluated_value
+        return isinstance(value, str) and value.rstrip().endswith(":")
+    if cls is cst.FormattedString and expr.parts and expr.parts[-1].__class__ is cst.FormattedStringText:
+        return expr.parts[-1].value.replace("\\n", "\n").rstrip().endswith(":")
+    return False
+
+
 def output_runs(flat: Sequence[cst.CSTNode]) -> List[Optional[Tuple[int, int, int]]]:
     """For each statement of a block: (id of the run's first statement, position, run size) when it
     belongs to a run of consecutive output lines, else None. The lines of one run are one message

@@ -27,7 +27,8 @@ from .catching import replaced_types
 from .links import ModuleLinks, carries_message, is_main_test
 from .scope import Binding, Reaching, Scope
 from .sink_recording import SinkRecording
-from .statement_shapes import equality_chain, exit_status, is_debug_test, match_values, output_runs, reports_something
+from .statement_shapes import (HEADER_SINKS, ends_with_colon, equality_chain, exit_status, is_debug_test, match_values, output_runs,
+                               prints_later, reports_something)
 from .tool_replies import ToolReplies
 
 
@@ -69,6 +70,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         self.exits_after = False
         self.exit_code: Optional[int] = None
         self.output_run: Optional[Tuple[int, int, int]] = None  # (id of the first statement, position, size) of a run of output lines
+        self.block_at: Optional[Tuple[List[cst.CSTNode], int]] = None  # the statement's block and its index there
         self.stdio = False
         self.before_stdio_run = False  # a top-level statement of a block that later starts a stdio server
         self.loggers: Set[str] = set()
@@ -138,7 +140,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         runs = output_runs(flat)
         serve_at = max((i for i, s in enumerate(flat) if self._starts_stdio(s)), default=-1) if self.stacks else -1
         chains: Dict[str, List[str]] = {}
-        saved_exit = (self.exits_after, self.exit_code, self.output_run, self.before_stdio_run)
+        saved_exit = (self.exits_after, self.exit_code, self.output_run, self.before_stdio_run, self.block_at)
         saved_reply = self.before_reply
         defs: Reaching = {}
         self.reaching.append(defs)
@@ -148,6 +150,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             self.exit_code = next_exit[i]
             self.exits_after = self.exit_code is not None and self.exit_code > 0  # -1: a computed status, not known to fail
             self.output_run = runs[i]
+            self.block_at = (flat, i)
             self.before_stdio_run = i < serve_at
             pushed = 0
             for subject, values in chains.items():
@@ -172,7 +175,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
                 subject, values = chain
                 chains.setdefault(subject, []).extend(values)
         self.reaching.pop()
-        self.exits_after, self.exit_code, self.output_run, self.before_stdio_run = saved_exit
+        self.exits_after, self.exit_code, self.output_run, self.before_stdio_run, self.block_at = saved_exit
         self.before_reply = saved_reply
 
     def _reach(self, defs: Reaching, stmt: cst.CSTNode, bound: Set[str]) -> None:
@@ -437,6 +440,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
     def record(self, kind: str, callee: str, node: cst.CSTNode, expr: Optional[cst.CSTNode], args: Sequence[cst.CSTNode] = (), **extra: object) -> None:
         if self.output_run is not None and "run" not in extra:
             extra["run"] = self.output_run
+        if kind in HEADER_SINKS and expr is not None and ends_with_colon(expr) and self.block_at is not None and prints_later(*self.block_at):
+            extra["header"] = True  # "Errors from pip install:" and the lines printed after it
         if self.main_depth and self.func is None:
             extra["main"] = True
         self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args, self.reaching_now()))
