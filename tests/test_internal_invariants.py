@@ -26,26 +26,22 @@ def aem201(code: str):
 # -- checks of the program's own state: no AEM201, whoever reaches them ------------------------------
 
 OWN_STATE = {
-    "lock_counters_in_a_method_a_tool_calls": """
+    "depth_the_helper_counted_itself": """
         from fastmcp import FastMCP
         mcp = FastMCP("x")
+        OPENERS = "([{"
 
-        class Store:
-            def __init__(self):
-                self._readers = 0
-                self._writer = False
-
-            def write(self, key, value):
-                if self._writer or self._readers:
-                    raise RuntimeError("Lock state is inconsistent.")
-                self._writer = True
-
-        STORE = Store()
+        def balance(tokens):
+            depth = 0
+            for t in tokens:
+                depth += 1 if t in OPENERS else -1
+            if depth < 0:
+                raise RuntimeError("Bracket accounting went negative.")
+            return depth
 
         @mcp.tool()
-        def put(key: str, value: str) -> str:
-            STORE.write(key, value)
-            return "ok"
+        def lint() -> str:
+            return str(balance(["(", ")"]))
         """,
     "table_lookup_by_a_constant_in_a_cli_helper": """
         import click
@@ -203,6 +199,84 @@ READER_CAN_ACT = {
         def run(sid: str) -> str:
             return str(session(sid))
         """, 9),
+    # state another tool sets: the step is to call it first
+    "connection_a_tool_opens": ("""
+        import sqlite3
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+        _conn = None
+
+        @mcp.tool()
+        def connect(path: str) -> str:
+            global _conn
+            _conn = sqlite3.connect(path)
+            return "ok"
+
+        def _cursor():
+            if _conn is None:
+                raise RuntimeError("No database connection.")
+            return _conn.cursor()
+
+        @mcp.tool()
+        def query(sql: str) -> str:
+            return str(_cursor().execute(sql).fetchall())
+        """, 15),
+    "object_state_a_tool_sets": ("""
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+
+        class Index:
+            def __init__(self):
+                self.built = False
+
+            def lookup(self, term):
+                if not self.built:
+                    raise RuntimeError("The index is empty.")
+                return term
+
+        INDEX = Index()
+
+        @mcp.tool()
+        def build_index() -> str:
+            INDEX.built = True
+            return "ok"
+
+        @mcp.tool()
+        def find(term: str) -> str:
+            return INDEX.lookup(term)
+        """, 11),
+    # an optional dependency the user can install
+    "optional_dependency": ("""
+        import importlib.util
+        import click
+
+        def _frame():
+            if importlib.util.find_spec("pandas") is None:
+                raise RuntimeError("Spreadsheet support is unavailable.")
+            return "pandas"
+
+        @click.command()
+        def export():
+            click.echo(_frame())
+        """, 7),
+    # an environment variable read behind a function
+    "environment_behind_a_function": ("""
+        import os
+        import click
+
+        def _env_region():
+            return os.environ.get("DEMO_REGION")
+
+        def _region():
+            region = _env_region()
+            if region is None:
+                raise RuntimeError("No region available.")
+            return region
+
+        @click.command()
+        def run():
+            click.echo(_region())
+        """, 11),
 }
 
 

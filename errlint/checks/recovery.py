@@ -97,18 +97,35 @@ def fixable(message: Message, ctx: FileContext, strict: bool = False) -> bool:
     return caller_fixable(message, ctx.guard(message), lambda name: ctx.origin(message, name), strict)
 
 
-# Calls that read the world a command's user or an operator can change: the file system, the
-# environment, installed programs, a network or process (`os.path.exists(CONFIG)`, `shutil.which("git")`)
-WORLD_MODULES = re.compile(r"^(?:os\.path|os|shutil|subprocess|socket|requests|httpx|urllib(?:\.\w+)*|aiohttp|pathlib|glob)\.")
-WORLD_CALLS = re.compile(r"^(?:open|exists|is_file|is_dir|isfile|isdir|access|stat|lstat|which|getenv|listdir|iterdir|glob|connect|ping|is_connected)$")
+# What a check of the program's own state may compute its test with: builtins, regular expressions,
+# and the pure methods of the values it holds (str, bytes, containers, match objects). Anything else
+# (a project function, an import probe, a client, a lock) may read the world or state another entry
+# point set.
+PURE_BUILTINS = frozenset({
+    "len", "isinstance", "issubclass", "int", "float", "str", "bytes", "bool", "list", "tuple", "dict", "set",
+    "frozenset", "sorted", "reversed", "min", "max", "sum", "any", "all", "abs", "range", "enumerate", "zip",
+    "next", "iter", "type", "repr", "ord", "chr", "hasattr", "callable", "None", "True", "False",
+})
+PURE_METHODS = frozenset({
+    "find", "rfind", "index", "rindex", "count", "startswith", "endswith", "strip", "lstrip", "rstrip", "split",
+    "rsplit", "splitlines", "partition", "rpartition", "lower", "upper", "casefold", "replace", "join", "decode",
+    "encode", "isdigit", "isalpha", "isalnum", "isidentifier", "isspace", "get", "keys", "values", "items",
+    "copy", "match", "search", "fullmatch", "findall", "finditer", "group", "groups", "groupdict", "start",
+    "end", "span", "format", "hex", "issubset", "issuperset", "intersection", "union", "difference",
+})
+CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 
 
 def internal_invariant(message: Message, ctx: FileContext) -> bool:
     """A plain raise that checks the program's own state: it sits under an `if` whose test reads no
-    caller input and nothing of the world the reader can change (files, environment, programs,
-    network), outside any except handler (no operation failed), is no timeout or status, and shows
-    no value (`if m is None: raise WorkbookError("A worksheet has no sheetData.")` on XML the program
-    wrote). No step helps its reader: it reports a bug, or data the program itself made."""
+    caller input, outside any except handler (no operation failed), is no timeout or status, and
+    shows no value, and the test is computed only from the function's own values (its parameters,
+    which every call fills with fixed values, and its locals), module constants and pure operations
+    (`if m is None: raise WorkbookError("A worksheet has no sheetData.")` where `m = re.search(P, xml)`
+    on XML the program wrote). A test that reads a global or `self` (state another entry point may
+    set: a connection, a loaded index), or calls anything else (a project function, an import probe,
+    a lock, the file system) is not one. No step helps the reader of an own-state check: it reports
+    a bug, or data the program made."""
     if message.sink != "raise" or message.context.handlers or message.extra.get("messageless"):
         return False
     facts = ctx.guard(message)
@@ -118,26 +135,49 @@ def internal_invariant(message: Message, ctx: FileContext) -> bool:
         return False
     if fixable(message, ctx) or needs_a_person(message, ctx):
         return False
-    return not _reads_the_world(message, facts)
+    return _own_values_only(message, facts)
 
 
-def _reads_the_world(message: Message, facts) -> bool:
-    """The guard's test, or a value it tests (through any number of assignments), calls what reads
-    the world (WORLD_MODULES, WORLD_CALLS) or reads the environment."""
-    values = [g.test for g in message.context.guards if g.test is not None]
+def _own_values_only(message: Message, facts) -> bool:
+    """The guard's tests, and the values they read through any number of assignments, use only the
+    function's own names, module constants and pure operations (PURE_BUILTINS, PURE_METHODS,
+    regular expressions)."""
     scope = message.scope
-    if scope is not None:
-        for name in provenance(message).ancestors(facts.names | facts.subjects) | {n.split(".", 1)[0] for n in facts.names | facts.subjects}:
-            values.extend(b.value for b in scope.lookup(name) if b.value is not None)
+    if scope is None or message.context.function is None:
+        return False
+    tests = [g.test for g in message.context.guards if g.test is not None]
+    if not tests:
+        return False
+    own = scope.bindings  # the function's parameters and locals
+    values = list(tests)
+    for name in provenance(message).ancestors(facts.names | facts.subjects) | {n.split(".", 1)[0] for n in facts.names | facts.subjects}:
+        values.extend(b.value for b in scope.lookup(name) if b.value is not None)
     for value in values:
-        for node in nodes.iter_expr(value):
-            if isinstance(node, cst.Call):
-                dotted = nodes.dotted(node.func) or ""
-                if WORLD_MODULES.match(dotted) or WORLD_CALLS.match(nodes.last_name(node.func) or "") or "environ" in dotted:
-                    return True
-            elif isinstance(node, cst.Attribute) and "environ" in (nodes.dotted(node) or ""):
-                return True
-    return False
+        walked = list(nodes.iter_expr(value))
+        # names a comprehension binds are its own; attribute and keyword names are no reads
+        local = {n.value for c in walked if c.__class__ is cst.CompFor for n in nodes.iter_expr(c.target) if n.__class__ is cst.Name}
+        skip = {id(c.attr) for c in walked if c.__class__ is cst.Attribute}
+        skip |= {id(c.keyword) for c in walked if c.__class__ is cst.Arg and c.keyword is not None}
+        for node in walked:
+            cls = node.__class__
+            if cls is cst.Name and id(node) not in skip:
+                name = node.value
+                if name in ("self", "cls"):
+                    return False  # object state: another entry point may have set it
+                if name not in own and name not in local and not CONSTANT_NAME.match(name) and name not in PURE_BUILTINS and name not in ("re", "regex"):
+                    return False  # a global: state, or a function that may read the world
+            if cls is cst.Call:
+                func = node.func
+                if func.__class__ is cst.Name:
+                    if func.value not in PURE_BUILTINS:
+                        return False
+                elif func.__class__ is cst.Attribute:
+                    dotted = nodes.dotted(func) or ""
+                    if not (dotted.split(".", 1)[0] in ("re", "regex") or func.attr.value in PURE_METHODS):
+                        return False
+                else:
+                    return False
+    return True
 
 
 def recoverable(message: Message, ctx: FileContext) -> bool:
