@@ -10,6 +10,7 @@ not ask to show a list the code built)."""
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 from conftest import lint
@@ -357,3 +358,14 @@ def test_a_list_the_code_built_is_not_echoed():
         """
     codes = [d.code for d in lint(textwrap.dedent(code), select=["AEM202"], settings=PREVIEW)]
     assert codes == []
+
+
+# -- inputs from an adversarial hunt: the reader can act on each (call the tool that sets the state,
+# retry when the lock or slot frees, install the package, sign in, send other text) ------------------
+
+HUNTED = sorted((Path(__file__).parent / "data" / "reader_can_act").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", HUNTED, ids=[p.stem for p in HUNTED])
+def test_state_the_reader_controls_is_not_the_programs_own(path):
+    assert len(aem201(path.read_text())) == 1

@@ -63,10 +63,13 @@ class MissingNextStep(PartRule):
     client named ("File not found: {path}"), says the file the reader named is broken ("{path} is a
     damaged zip file"), or says the program is waiting ("Waiting for standard input").
     Not reported on a check of the program's own state that an entry point reaches through a helper:
-    a plain raise under an `if` that reads no caller input and nothing of the world the reader can
-    change (a file, the environment, an installed program, the network), outside any except handler,
-    showing no value (`if m is None: raise WorkbookError("A worksheet has no sheetData.")` on XML
-    the program wrote, a lock's own counters). It reports a bug or data the program made; no step
+    a plain raise under an `if` that reads no caller input, outside any except handler, showing no
+    value, whose test is computed only from the function's own values (parameters every call fills
+    with fixed values, locals), module constants and pure operations (`if m is None: raise
+    WorkbookError("A worksheet has no sheetData.")` where `m = re.search(P, xml)` on XML the program
+    wrote). A test that reads a global or `self` (a connection, a built index: state another entry
+    point sets) or calls anything else (a project function, an import probe, a lock, the file system,
+    the environment) keeps the rule: the reader may act on it. An own-state check reports a bug; no step
     helps its reader. Nor on a header: a line ending with a colon that the block follows with more
     output ("Some possibly relevant errors from pip install:" then a loop printing them), which every
     missing-part rule judges with the lines it introduces.
