@@ -369,3 +369,26 @@ HUNTED = sorted((Path(__file__).parent / "data" / "reader_can_act").glob("*.py")
 @pytest.mark.parametrize("path", HUNTED, ids=[p.stem for p in HUNTED])
 def test_state_the_reader_controls_is_not_the_programs_own(path):
     assert len(aem201(path.read_text())) == 1
+
+
+@pytest.mark.parametrize("fill", ["servers[address] = Server(address)", "servers.append(Server(address))"])
+def test_a_collection_filled_from_outside_the_function_is_not_its_own(fill):
+    # radicale's "No servers started": the servers come from the configured addresses
+    made = "{}" if "[" in fill.split("=")[0] else "[]"
+    code = f"""
+        import click
+        from app import Server, configured_addresses
+
+        def start():
+            servers = {made}
+            for address in configured_addresses():
+                {fill}
+            if not servers:
+                raise RuntimeError("No servers started")
+            return servers
+
+        @click.command()
+        def serve():
+            start()
+        """
+    assert aem201(code) == [10]

@@ -152,6 +152,7 @@ def _own_values_only(message: Message, facts) -> bool:
     values = list(tests)
     for name in provenance(message).ancestors(facts.names | facts.subjects) | {n.split(".", 1)[0] for n in facts.names | facts.subjects}:
         values.extend(b.value for b in scope.lookup(name) if b.value is not None)
+        values.extend(scope.mutated(name))  # what the code put into it: `parts.append(x)`, `table[k] = v`
     for value in values:
         walked = list(nodes.iter_expr(value))
         # names a comprehension binds are its own; attribute and keyword names are no reads

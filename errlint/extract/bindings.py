@@ -31,6 +31,10 @@ class BindingNotes:
             self._note_binding(name, value)
         elif isinstance(target, cst.Attribute):
             self._note_attribute(target, value)
+        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+            # `servers[key] = server` fills the collection, as `servers.append(server)` does
+            keys = [e.slice.value for e in target.slice if isinstance(e.slice, cst.Index)]
+            self.scope.mutations.setdefault(target.value.value, []).extend(keys + [value])
         else:
             for name in target_names(target):
                 self.scope.bind(name, Binding("other", value))
