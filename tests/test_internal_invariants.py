@@ -371,7 +371,11 @@ def test_state_the_reader_controls_is_not_the_programs_own(path):
     assert len(aem201(path.read_text())) == 1
 
 
-@pytest.mark.parametrize("fill", ["servers[address] = Server(address)", "servers.append(Server(address))"])
+@pytest.mark.parametrize("fill", [
+    "servers[address] = Server(address)",
+    "servers.append(Server(address))",
+    "server = Server(address)\n                servers.append(server)",  # through a local
+])
 def test_a_collection_filled_from_outside_the_function_is_not_its_own(fill):
     # radicale's "No servers started": the servers come from the configured addresses
     made = "{}" if "[" in fill.split("=")[0] else "[]"
@@ -391,4 +395,4 @@ def test_a_collection_filled_from_outside_the_function_is_not_its_own(fill):
         def serve():
             start()
         """
-    assert aem201(code) == [10]
+    assert aem201(code) == [10 + fill.count("\n")]

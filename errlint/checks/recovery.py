@@ -150,7 +150,8 @@ def _own_values_only(message: Message, facts) -> bool:
         return False
     own = scope.bindings  # the function's parameters and locals
     values = list(tests)
-    for name in provenance(message).ancestors(facts.names | facts.subjects) | {n.split(".", 1)[0] for n in facts.names | facts.subjects}:
+    # every value the tested names were computed from, through assignments and fills (`outcomes`)
+    for name in provenance(message, outcomes=True).ancestors(facts.names | facts.subjects) | {n.split(".", 1)[0] for n in facts.names | facts.subjects}:
         values.extend(b.value for b in scope.lookup(name) if b.value is not None)
         values.extend(scope.mutated(name))  # what the code put into it: `parts.append(x)`, `table[k] = v`
     for value in values:
