@@ -184,7 +184,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
         return FileResult(name, [_with_filename(_nested_diagnostic(), name)], None, parsed=False)
     registry = run.registry | frozenset(t.name for t in facts.tools)
     caught = run.caught | scan_caught_names(text)
-    ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs, text, caught=caught)
+    ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs, text, caught=caught,
+                      pass_through=run.pass_through)
     summary = project_model.summarize(facts)
     local = None
     findings: Dict[object, List[Tuple[Rule, Finding]]] = {None: []}

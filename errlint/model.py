@@ -264,6 +264,9 @@ class FunctionInfo:
     call_nodes: list = field(default_factory=list, repr=False)
     call_args: Dict[str, list] = field(default_factory=dict)
     refs: list = field(default_factory=list)  # names passed as arguments of those calls (functions passed on)
+    # the exception classes every tool reaching this function converts to the stack's ToolError around
+    # its whole body (`extract.tool_error_converters`), by last name ("" for a catch-all)
+    converted: FrozenSet[str] = frozenset()
 
     @property
     def param_names(self) -> Tuple[str, ...]:

@@ -1,5 +1,6 @@
 """Project-wide facts found without parsing: registered tool names, caught exception classes,
-entry-point audiences and the MCP library versions a project uses.
+project subclasses of the classes an MCP stack passes through, entry-point audiences and the MCP
+library versions a project uses.
 
 These are read from every file of the project (regular expressions over bytes, no libcst), so a
 file's result does not depend on which other files are passed in one run.
@@ -56,9 +57,73 @@ def scan_caught_names(text: str) -> frozenset:
     return frozenset(names)
 
 
-def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences: Optional[Set[str]] = None) -> Tuple[frozenset, frozenset]:
+_CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
+_STACK_IMPORT = re.compile(r"^[ \t]*from[ \t]+((?:mcp|fastmcp)(?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+
+
+def scan_class_bases(text: str) -> List[Tuple[str, Tuple[str, ...]]]:
+    """Every class a file defines with its bases as written (`NotFound`, `exc.ToolError`); keyword
+    arguments (`metaclass=...`) left out."""
+    if "class" not in text:
+        return []
+    out = []
+    for match in _CLASS.finditer(text):
+        bases = tuple(b.strip() for b in match.group(2).split(",") if b.strip() and "=" not in b)
+        out.append((match.group(1), bases))
+    return out
+
+
+def scan_stack_imports(text: str) -> Dict[str, str]:
+    """Names a file imports from mcp or fastmcp, by the name they are bound to (`from
+    fastmcp.exceptions import ToolError as TE`: TE -> fastmcp.exceptions.ToolError)."""
+    out: Dict[str, str] = {}
+    if "mcp" not in text:
+        return out
+    for match in _STACK_IMPORT.finditer(text):
+        for part in match.group(2).strip("()").replace("\\", " ").split(","):
+            words = part.split("#", 1)[0].split()
+            if len(words) == 1 or len(words) == 3 and words[1] == "as":
+                out[words[-1]] = f"{match.group(1)}.{words[0]}"
+    return out
+
+
+class PassThroughScan:
+    """Project classes that derive, across modules, from a class the MCP stack passes through with its
+    text (`class DocumentationToolError(ToolError)` in util.py, raised in server.py). Classes are
+    linked by their last name; a root's base must be imported from mcp or fastmcp in its own file."""
+
+    def __init__(self) -> None:
+        self.bases: Dict[str, Set[str]] = {}
+        self.found: Set[str] = set()
+
+    def add(self, text: str) -> None:
+        from .extract.tool_error_converters import passes_through
+
+        classes = scan_class_bases(text)
+        if not classes:
+            return
+        imported = scan_stack_imports(text)
+        for name, bases in classes:
+            self.bases.setdefault(name, set()).update(b.rsplit(".", 1)[-1] for b in bases)
+            head = {b: imported.get(b.split(".", 1)[0], "") for b in bases}
+            if any(passes_through(b) or head[b] and passes_through(head[b] + b[len(b.split(".", 1)[0]):]) for b in bases):
+                self.found.add(name)
+
+    def classes(self) -> frozenset:
+        found = set(self.found)
+        changed = bool(found)
+        while changed:
+            more = {name for name, bases in self.bases.items() if name not in found and bases & found}
+            found |= more
+            changed = bool(more)
+        return frozenset(found)
+
+
+def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences: Optional[Set[str]] = None,
+                     pass_through: Optional[PassThroughScan] = None) -> Tuple[frozenset, frozenset]:
     """(every tool name registered in `files` plus `tool-registry-extra`, every non-builtin exception
-    class `files` catch by name); `audiences` receives the entry-point audiences the files may hold."""
+    class `files` catch by name); `audiences` receives the entry-point audiences the files may hold,
+    and `pass_through` the classes the files define."""
     from .entry_points import audience_hints
 
     names = set(extra)
@@ -71,6 +136,8 @@ def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences
         names.update(scan_tool_names(data))
         if b"except" in data:  # else there is nothing to decode and search
             caught |= scan_caught_names(data.decode("latin-1"))
+        if pass_through is not None and b"class" in data:
+            pass_through.add(data.decode("latin-1"))
         if audiences is not None and len(audiences) < 3:
             audiences |= audience_hints(data, path.name, audiences)
     return frozenset(names), frozenset(caught)

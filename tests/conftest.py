@@ -26,6 +26,15 @@ def lint(code: str, select: Optional[Sequence[str]] = None, settings: Optional[S
     return check_source(textwrap.dedent(code), path=path, settings=settings, select=select, **kw)
 
 
+# every designed rule on, for tests that select preview rules by code
+PREVIEW = Settings(preview=True)
+
+
+def preview_rows(code: str, select: Sequence[str]) -> List[int]:
+    """The rows (sorted, each once) where the selected rules report on a snippet, preview on."""
+    return sorted({d.location.row for d in lint(code, select=select, settings=PREVIEW)})
+
+
 def codes(code: str, **kw) -> List[str]:
     return [d.code for d in lint(code, **kw)]
 

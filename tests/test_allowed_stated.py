@@ -4,15 +4,11 @@ guard fixes (`if tag == "VCALENDAR": ... % tag`), or names the kind of value a c
 another value, still needs the values."""
 from __future__ import annotations
 
-from conftest import lint
-
-from errlint.config import Settings
-
-PREVIEW = Settings(preview=True)
+from conftest import preview_rows
 
 
 def rows(code: str) -> list:
-    return [d.location.row for d in lint(code, select=["AEM204"], settings=PREVIEW)]
+    return preview_rows(code, ["AEM204"])
 
 
 def test_collection_tag_fixed_by_the_enclosing_guard():

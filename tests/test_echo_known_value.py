@@ -3,16 +3,14 @@ input, about the one value the caller passed to the entry point as is, needs no 
 collection, a count, a helper's parameter (one of many entries, maybe) and an unnamed input still do."""
 from __future__ import annotations
 
-from conftest import lint
+from conftest import preview_rows
 
-from errlint.config import Settings
 
-PREVIEW = Settings(preview=True)
 HEAD = "import argparse\nimport click\nfrom fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n"
 
 
 def echo_rows(code: str) -> list:
-    return sorted(d.location.row for d in lint(HEAD + code, select=["AEM202"], settings=PREVIEW))
+    return preview_rows(HEAD + code, ["AEM202"])
 
 
 def test_tool_argument_named_in_the_message():

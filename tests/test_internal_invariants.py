@@ -13,15 +13,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import lint
-
-from errlint.config import Settings
-
-PREVIEW = Settings(preview=True)
+from conftest import PREVIEW, lint, preview_rows
 
 
 def aem201(code: str):
-    return [d.location.row for d in lint(textwrap.dedent(code), select=["AEM201"], settings=PREVIEW)]
+    return preview_rows(code, ["AEM201"])
 
 
 # -- checks of the program's own state: no AEM201, whoever reaches them ------------------------------

@@ -4,19 +4,16 @@ introduces, which are not known statically, so they do not report it. The same l
 printed after it is a message of its own and is still judged."""
 from __future__ import annotations
 
-import textwrap
 
 import pytest
-from conftest import lint
+from conftest import preview_rows
 
-from errlint.config import Settings
 
-PREVIEW = Settings(preview=True)
 PARTS = ["AEM201", "AEM202", "AEM204"]
 
 
 def rows(code: str):
-    return sorted({d.location.row for d in lint(textwrap.dedent(code), select=PARTS, settings=PREVIEW)})
+    return preview_rows(code, PARTS)
 
 
 HEADERS = {

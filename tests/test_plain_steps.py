@@ -5,17 +5,15 @@ waiting. The same shapes without the named object still get AEM201."""
 from __future__ import annotations
 
 import pytest
-from conftest import lint
+from conftest import PREVIEW, lint, preview_rows
 
-from errlint.config import Settings
 
-PREVIEW = Settings(preview=True)
 TOOL = "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n\n@mcp.tool()\ndef t(path: str) -> str:\n    if path == 'x':\n        raise ToolError({text})\n    return path\n"
 CLI = "import click\n\n@click.command()\n@click.option('--code')\ndef run(code):\n    if code:\n        raise click.ClickException({text})\n"
 
 
 def flagged(template: str, text: str) -> bool:
-    return any(d.code == "AEM201" for d in lint(template.format(text=text), select=["AEM201"], settings=PREVIEW))
+    return bool(preview_rows(template.format(text=text), ["AEM201"]))
 
 
 @pytest.mark.parametrize("text", [

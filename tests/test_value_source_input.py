@@ -3,17 +3,15 @@ its input, or a message that shows a value computed from its input. A check on w
 downloaded or read ("Downloaded file is not a valid PDF") has no listing tool to point to."""
 from __future__ import annotations
 
-from conftest import lint
+from conftest import preview_rows
 
-from errlint.config import Settings
 
-PREVIEW = Settings(preview=True)
 HEAD = ("from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nimport httpx\nmcp = FastMCP('x')\n\n"
         "@mcp.tool()\ndef list_documents() -> list:\n    return []\n\n")
 
 
 def rows(code: str) -> list:
-    return [d.location.row for d in lint(HEAD + code, select=["AEM205"], settings=PREVIEW)]
+    return preview_rows(HEAD + code, ["AEM205"])
 
 
 def test_downloaded_header_is_not_the_readers_value():

@@ -59,6 +59,7 @@ class FileContext:
     extra_next_step_verbs: Tuple[str, ...] = ()
     text: str = ""
     caught: frozenset = frozenset()  # exception classes the project catches by name
+    pass_through: frozenset = frozenset()  # project classes derived from a stack's ToolError, across modules
     _guards: Dict[int, GuardFacts] = field(default_factory=dict)
 
     @property

@@ -264,7 +264,11 @@ def _tilde_fix(template, home: str, ctx: FileContext) -> Optional[Fix]:
 class UrlOrHttpErrorPassthrough(Rule):
     """## What it does
     Flags interpolating `str(e)` of `requests.HTTPError`/`httpx.HTTPStatusError` (or any exception from
-    a `try` that called `raise_for_status()`), and `response.url`/`request.url`.
+    a `try` that called `raise_for_status()`), and `response.url`/`request.url`, when the request
+    behind them put a secret in its URL: a token query parameter or a secret value in the URL
+    (`f"...?appid={API_KEY}"`), a secret-named key or secret value in `params=`, a capability URL or
+    a DSN. A URL the caller sent, or a request that carries its key in a header, shows nothing
+    secret, and a request made out of sight (in a helper) is given the benefit of the doubt.
 
     ## Why is this bad?
     Their text is `401 Client Error: Unauthorized for url: https://api.example.com/v1?api_key=...`: the
@@ -273,6 +277,8 @@ class UrlOrHttpErrorPassthrough(Rule):
 
     ## Example
     ```python
+    try:
+        requests.get(URL, params={"q": city, "api_key": KEY}).raise_for_status()
     except requests.HTTPError as e:
         raise ToolError(f"Weather API failed: {e}")
     ```
@@ -295,14 +301,15 @@ class UrlOrHttpErrorPassthrough(Rule):
     PROSE = False
     SINKS = CONTENT_SINKS  # (not yet a tool's error reply: most URLs there hold no secret)
     VALID = (
-        "import requests\ndef f(url):\n    try:\n        requests.get(url).raise_for_status()\n    except requests.HTTPError as e:\n        raise RuntimeError(f'API returned {e.response.status_code}; retry after 60 s.')\n",
+        "import requests\ndef f(url, key):\n    try:\n        requests.get(url, params={'api_key': key}).raise_for_status()\n    except requests.HTTPError as e:\n        raise RuntimeError(f'API returned {e.response.status_code}; retry after 60 s.')\n",
         "def f(resp):\n    raise RuntimeError(f'API returned {resp.status_code}')\n",
-        "import httpx\ntry:\n    g()\nexcept httpx.HTTPStatusError as e:\n    raise RuntimeError(f'upstream said {e.response.status_code}')\n",
+        "import requests\ndef f(url):\n    try:\n        requests.get(url).raise_for_status()\n    except requests.HTTPError as e:\n        raise RuntimeError(f'Could not fetch the page: {e}')\n",
+        "import httpx\ndef f(url, token):\n    response = httpx.get(url, headers={'Authorization': f'Bearer {token}'})\n    raise RuntimeError(f'Request to {response.url} failed')\n",
     )
     INVALID = (
-        "import requests\ndef f(url):\n    try:\n        requests.get(url).raise_for_status()\n    except requests.HTTPError as e:\n        raise RuntimeError(f'Weather API failed: {e}')\n",
-        "import httpx\ntry:\n    g()\nexcept httpx.HTTPStatusError as exc:\n    raise RuntimeError(str(exc))\n",
-        "def f(response):\n    raise RuntimeError(f'Request to {response.url} failed')\n",
+        "import requests\ndef f(url, key):\n    try:\n        requests.get(url, params={'q': 'x', 'api_key': key}).raise_for_status()\n    except requests.HTTPError as e:\n        raise RuntimeError(f'Weather API failed: {e}')\n",
+        "import httpx\ndef f(city, api_token):\n    try:\n        httpx.get(f'https://api.example.com/w?q={city}&token={api_token}').raise_for_status()\n    except httpx.HTTPStatusError as exc:\n        raise RuntimeError(str(exc))\n",
+        "import httpx\ndef f(key):\n    response = httpx.get('https://api.example.com/v1', params={'secret': key})\n    raise RuntimeError(f'Request to {response.url} failed')\n",
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:

@@ -1,5 +1,5 @@
 """6xx: MCP protocol misuse (the channel rules AEM606/AEM607 are in `channels`). What each MCP stack sends to
-the model (checked against mcp 2.3.0 and fastmcp 4.2.3) is in `UNMASKED` and the AEM603 docs below."""
+the model (checked against mcp 2.3.0 and fastmcp 4.2.3) is in `extract.tool_error_converters.UNMASKED` and the AEM603 docs below."""
 from __future__ import annotations
 
 import re
@@ -7,7 +7,9 @@ from typing import Iterable, Optional
 
 import libcst as cst
 
+from ..extract.catching import ancestors
 from ..extract.sinks import TOOL_ERROR_IMPORT
+from ..extract.tool_error_converters import UNMASKED
 from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message
 from .base import FileContext, Rule, quote
@@ -27,11 +29,6 @@ STACK_NAMES = {
 # Exception classes each masking stack lets through with their text (checked with fastmcp 4.2.3 and
 # mcp 2.3.0 in tests/test_framework_masking.py): fastmcp re-raises every FastMCPError unmasked, mcp's
 # MCPServer every ToolError and ResourceError (its own Unexpected* subclasses are the masks).
-UNMASKED = {
-    "fastmcp": ("fastmcp.exceptions.", {"FastMCPError", "ToolError", "ResourceError", "PromptError", "ValidationError",
-                                       "AuthorizationError", "InsufficientScopeError"}),
-    "mcp2": ("mcp.server.mcpserver.exceptions.", {"MCPServerError", "ToolError", "ResourceError", "ResourceNotFoundError"}),
-}
 INTERNAL_CODES = {"-32601", "-32600", "-32700", "METHOD_NOT_FOUND", "MISSING_REQUIRED_CLIENT_CAPABILITY", "-32002", "RESOURCE_NOT_FOUND"}
 
 
@@ -324,7 +321,7 @@ class MessageMaskedByFramework(Rule):
             return
         stack = detected_stack(message, ctx)
         masked, note = self._masked(stack, ctx)
-        if not masked or reaches_unmasked(message.callee, stack, ctx):
+        if not masked or reaches_unmasked(message.callee, stack, ctx) or converted_on_the_way(message, ctx):
             return
         module, name = TOOL_ERROR_IMPORT.get(stack, ("fastmcp.exceptions", "ToolError"))
         fix = None
@@ -358,6 +355,8 @@ def reaches_unmasked(callee: str, stack: str, ctx: FileContext) -> bool:
     prefix, names = UNMASKED.get(stack, ("", set()))
     if not prefix:
         return False
+    if callee.rsplit(".", 1)[-1] in ctx.pass_through:
+        return True  # a project subclass of a pass-through class, defined in another module
     seen, todo = set(), [callee]
     while todo:
         name = todo.pop()
@@ -368,6 +367,21 @@ def reaches_unmasked(callee: str, stack: str, ctx: FileContext) -> bool:
             return True
         todo.extend(ctx.facts.class_bases.get(name, ()))
     return False
+
+
+def converted_on_the_way(message: Message, ctx: FileContext) -> bool:
+    """Every tool that reaches the raise runs inside a converter (a decorator or context manager
+    that catches this class and raises the stack's ToolError), so the framework never sees the class
+    (`extract.tool_error_converters`)."""
+    function = message.context.function
+    converted = function.converted if function is not None else frozenset()
+    if not converted:
+        return False
+    if "" in converted:
+        return True
+    cls = message.callee.rsplit(".", 1)[-1]
+    bases = {name: [b.rsplit(".", 1)[-1] for b in found] for name, found in ctx.facts.class_bases.items()}
+    return bool(converted & ancestors(cls, bases))
 
 
 class LowlevelHandlerRaises(Rule):

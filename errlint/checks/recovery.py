@@ -9,7 +9,7 @@ import libcst as cst
 
 from ..extract.fixability import caller_fixable, is_transient
 from ..extract import nodes
-from ..extract.provenance import provenance
+from ..extract.provenance import REGEX_CALL, REGEX_MODULES, provenance
 from ..model import Message
 from .base import FileContext
 
@@ -166,7 +166,7 @@ def _own_values_only(message: Message, facts) -> bool:
                 name = node.value
                 if name in ("self", "cls"):
                     return False  # object state: another entry point may have set it
-                if name not in own and name not in local and not CONSTANT_NAME.match(name) and name not in PURE_BUILTINS and name not in ("re", "regex"):
+                if name not in own and name not in local and not CONSTANT_NAME.match(name) and name not in PURE_BUILTINS and name not in REGEX_MODULES:
                     return False  # a global: state, or a function that may read the world
             if cls is cst.Call:
                 func = node.func
@@ -175,7 +175,7 @@ def _own_values_only(message: Message, facts) -> bool:
                         return False
                 elif func.__class__ is cst.Attribute:
                     dotted = nodes.dotted(func) or ""
-                    if not (dotted.split(".", 1)[0] in ("re", "regex") or func.attr.value in PURE_METHODS):
+                    if not (REGEX_CALL.match(dotted) or func.attr.value in PURE_METHODS):
                         return False
                 else:
                     return False

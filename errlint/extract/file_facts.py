@@ -19,6 +19,7 @@ from .links import ModuleLinks
 from .scope import Reaching, ReachingScope, Scope
 from .sinks import PROFILE_OF_KIND
 from .string_formats import join, percent_template
+from .tool_error_converters import converted_by_tools, covered, handler_classes, passes_through
 from .templates import TemplateBuilder
 
 
@@ -72,6 +73,7 @@ class FactsAssembly:
                 if not info.role:
                     info.role = "cli"
         self._reachability(by_name)
+        self._conversions()
         tools = [
             ToolInfo(f.tool_name or f.name, f.name, f.param_names, f.stack)
             for f in self.functions
@@ -101,6 +103,21 @@ class FactsAssembly:
                 if parent.role in ("tool", "lowlevel") or parent.reachable_from_tool:
                     info.reachable_from_tool = True
                 parent = parent.parent
+
+    def _conversions(self) -> None:
+        """Each tool-reached function's `converted`: the classes a converter around every tool that
+        reaches it turns into the stack's ToolError (`extract.tool_error_converters`)."""
+        own: Dict[int, Set[str]] = {}
+        for raw in self.raw:
+            function, handlers = raw.context.function, raw.context.handlers
+            if function is None or not handlers or not passes_through(raw.callee):
+                continue
+            own.setdefault(id(function), set()).update(handler_classes(handlers[0].types, raw.scope.value, self.qualify))
+        if not own:
+            return
+        converted = converted_by_tools(self.functions, own)
+        for info in self.functions:
+            info.converted = covered(info, converted)
 
     def _messages(self, raw: RawSink) -> List[Message]:
         builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching) if raw.reaching else raw.scope, self.qualify, self.code)

@@ -58,6 +58,9 @@ from .value_names import (
     snake,
 )
 
+# a receiver named for configuration: its two-string `get("auth", "type")` is (section, option)
+CONFIG_RECEIVER = re.compile(r"(^|_)(conf|config|configuration|cfg|settings|parser|ini)$")
+
 MAX_VARIANTS = 4
 MAX_DISPLAY_FIELDS = 8  # a dict/list written in the code with more fields than this is a dump
 MAX_DEPTH = 8
@@ -191,6 +194,8 @@ class PlaceholderKinds:
             if binding.kind == "except":
                 kinds.add(EXCEPTION)
                 kinds |= caught_kinds(binding.caught)
+                if URL in kinds and not any(value_origins.request_carries_secret(self, c, depth) for c in binding.requests):
+                    kinds.discard(URL)  # the HTTP error's text shows a URL with no secret the code put in it
                 home = self._home_path_tried(binding, depth)
                 if home:
                     kinds.add(HOME_PATH)
@@ -236,6 +241,19 @@ class PlaceholderKinds:
             kinds.add(BOUNDED)
         return frozenset(kinds or {UNKNOWN}), detail
 
+    def _request_carries_secret(self, node: cst.CSTNode, depth: int) -> bool:
+        """The request behind `response`, `e.request` or `e.response` put a secret in its URL
+        (`value_origins.request_carries_secret`): the response's assigned request call, or the request
+        calls in the `try` whose handler bound `e`."""
+        while node.__class__ is cst.Attribute and node.attr.value in ("request", "response"):  # exact class tests: see `nodes`
+            node = node.value
+        if node.__class__ is not cst.Name or depth > 6:
+            return False
+        found = self.scope.lookup(node.value)
+        calls = [c for b in found if b.kind == "except" for c in b.requests]
+        calls += [c for c in (value_origins.request_call(b.value) for b in found if b.kind == "assign") if c is not None]
+        return any(value_origins.request_carries_secret(self, call, depth) for call in calls)
+
     def _classify_attribute(self, expr: cst.Attribute, depth: int) -> Tuple[FrozenSet[str], str]:
         attr = expr.attr.value
         qualified = self.qualify(expr)
@@ -246,7 +264,9 @@ class PlaceholderKinds:
         if attr in HEADER_ATTRS:
             return frozenset({ENV_DUMP, UNBOUNDED}), self.code(expr)
         if attr == "url" and (RESPONSE_ROOTS.match(root) or EXCEPTION in base_kinds or "request" in self.code(expr)):
-            return frozenset({URL}), self.code(expr)
+            if self._request_carries_secret(expr.value, depth):
+                return frozenset({URL}), self.code(expr)
+            return frozenset({BOUNDED}), ""  # a URL the code requested with no secret in it
         if attr in SCHEMA_ATTRS:
             return frozenset({SCHEMA, UNBOUNDED}), self.code(expr)
         if attr == "message" and EXCEPTION in base_kinds:  # a requirement only from a validator that phrases one
@@ -410,6 +430,9 @@ class PlaceholderKinds:
                 return frozenset({VALIDATION, UNBOUNDED}), self.code(func.value)
             if method == "get" and first is not None:
                 key = nodes.string_value(first)
+                option = nodes.string_value(args[1]) if len(args) > 1 else None
+                if option and CONFIG_RECEIVER.search(snake(nodes.last_name(func.value) or "")):
+                    key = option  # ConfigParser.get(section, option): the option names the value
                 if base & {ENV_DUMP} and key:
                     if is_secret_name(key):
                         return frozenset({SECRET}), code

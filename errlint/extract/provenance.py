@@ -52,8 +52,10 @@ OUTCOME_CALL = re.compile(
 )
 
 
-# The regular-expression modules: `re.search(PATTERN, text)` matches `OUTCOME_CALL` by name only
-REGEX_CALL = re.compile(r"^(?:re|regex)\.\w+$")
+# The regular-expression modules: `re.search(PATTERN, text)` matches `OUTCOME_CALL` by name only,
+# but transforms its text; it does not answer from the world
+REGEX_MODULES = frozenset({"re", "regex"})
+REGEX_CALL = re.compile(r"^(?:%s)\.\w+$" % "|".join(sorted(REGEX_MODULES)))
 
 
 # Calls that act on the world (run, send, query, stat): an outcome even when called on an input.

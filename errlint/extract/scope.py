@@ -27,6 +27,7 @@ class Binding:
     caught: Tuple[str, ...] = ()
     qualified: str = ""
     tried: Tuple[cst.CSTNode, ...] = ()  # except: what the try body's calls operated on (paths, files)
+    requests: Tuple[cst.CSTNode, ...] = ()  # except: the HTTP request calls in the try body
 
 
 @dataclass(eq=False)
@@ -37,7 +38,8 @@ class Scope:
     parent: Optional["Scope"] = None
     bindings: Dict[str, List[Binding]] = field(default_factory=dict)
     order: List[str] = field(default_factory=list)  # names in the order they were bound
-    # what a method call put into a name's value (`parts.append(x)`: parts -> [x]); see MUTATORS
+    # what the code put into a name's value: by a method call (`parts.append(x)`: parts -> [x]; see
+    # MUTATORS) or by subscript assignment (`table[k] = v`: table -> [k, v]; see bindings.bind_target)
     mutations: Dict[str, List[cst.CSTNode]] = field(default_factory=dict)
 
     def bind(self, name: str, binding: Binding) -> None:
@@ -71,7 +73,7 @@ class Scope:
         return found[0] if len(found) == 1 else None
 
     def mutated(self, name: str) -> List[cst.CSTNode]:
-        """Values put into `name` by method calls, in the scope that binds it."""
+        """Values put into `name` by method calls or subscript assignment, in the scope that binds it."""
         scope: Optional[Scope] = self
         while scope is not None:
             if scope.bindings.get(name):

@@ -1,7 +1,7 @@
 """The sink catalogue: which calls emit error text, where the message is, and who reads it.
 
 Each entry is a call its library documents as a way to report an error; what each MCP stack then
-sends to the model (masked or not) is in `checks/mcp.py` (`UNMASKED`, AEM603) and docs/rules.md.
+sends to the model (masked or not) is in `extract/tool_error_converters.py` (`UNMASKED`, AEM603) and docs/rules.md.
 Names are matched after import aliases are resolved (`from click import BadParameter as BP` makes
 `BP` mean `click.BadParameter`).
 """

@@ -98,24 +98,28 @@ def _is_output(stmt: cst.CSTNode) -> bool:
     return bool(call.args)
 
 
+def _suite(block: Optional[cst.CSTNode]) -> Sequence[cst.CSTNode]:
+    """The statements of an indented block or a one-line suite (none for `None`)."""
+    return block.body if block is not None else ()
+
+
 def _inner_statements(stmt: cst.CSTNode) -> List[cst.CSTNode]:
     """The statements directly inside a compound statement: its body, `else`/`elif`, handlers and
     `finally`."""
-    out: List[cst.CSTNode] = []
-    parts = [getattr(stmt, "body", None), getattr(stmt, "orelse", None), getattr(stmt, "finalbody", None)]
-    parts.extend(getattr(stmt, "handlers", ()))
-    for part in parts:
-        if part is None:
-            continue
-        if part.__class__ is cst.If:  # exact class tests: see `nodes`
-            out.append(part)  # an `elif`
-            continue
-        block = getattr(part, "body", None)  # Else, ExceptHandler, Finally: their suite
-        if block is not None and not isinstance(block, (list, tuple)):
-            block = getattr(block, "body", None)  # the suite's statements
-        if isinstance(part, (cst.IndentedBlock, cst.SimpleStatementSuite)):
-            block = part.body
-        out.extend(block or ())
+    cls = stmt.__class__  # exact class tests: see `nodes`
+    out: List[cst.CSTNode] = list(_suite(stmt.body))
+    if cls is cst.With:
+        return out
+    if cls is cst.Try:
+        for handler in stmt.handlers:
+            out.extend(_suite(handler.body))
+        if stmt.finalbody is not None:
+            out.extend(_suite(stmt.finalbody.body))
+    orelse = stmt.orelse  # For, While, If, Try
+    if orelse is not None and orelse.__class__ is cst.If:
+        out.append(orelse)  # an `elif`
+    elif orelse is not None:
+        out.extend(_suite(orelse.body))
     return out
 
 

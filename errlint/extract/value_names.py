@@ -25,8 +25,12 @@ SECRET_NAME = re.compile(
 SECRET_ALLOW = re.compile(
     r"(_count|_limit|_len|_length|_type|_name|_budget|_used|_url|_uri|_path|_file|_dir|_env|_var|_header|_field|"
     r"_endpoint|_use|_format|_claim|_scopes?|_method|_mode|_status|_version|(?<!session)_id|_ids|_exists|_required|"
-    r"_id_?name|_kind|_scheme|_expiry|_expires(_at)?|_ttl|_hint|_prefix|_suffix|_mask(ed)?|_masked|_preview)$"
-    r"|^(max_|min_|num_|n_|has_|is_|use_|needs?_|requires?_|missing_|no_|valid_)"
+    r"_id_?name|_kind|_scheme|_expiry|_expires(_at)?|_ttl|_hint|_prefix|_suffix|_mask(ed)?|_masked|_preview|"
+    # a measure or a switch about the secret: `auth_delay`, `token_timeout`, `sharing_enabled`
+    r"_delay|_timeout|_interval|_seconds|_secs|_attempts|_retries|_enabled|_disabled|_allowed|_flag)$"
+    r"|^(max_|min_|num_|n_|has_|is_|use_|needs?_|requires?_|missing_|no_|valid_|"
+    # a predicate about the secret: `permit_create_token`, `allow_token_auth`
+    r"permits?_|allows?_|enables?_|disables?_|can_|should_|must_)"
     r"|(^|_)(page|next|continuation|pagination|sync|cursor)_token($|_)"
     # names that say they hold an error or a message about the secret, not the secret
     r"|_(error|errors|err|msg|message|messages|reason|exc|exception|failure|problem|warning|description)$"
@@ -89,10 +93,24 @@ def snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
+# a trailing word that says which version of a value it is, not what the value is: `auth_delay_old`
+# is a delay
+VERSION_WORD = re.compile(r"(_(old|new|prev|previous|current|last|orig|original|before|after))+$")
+# a word for a condition: an upper-case constant with one names a failure about a secret
+# (`ErrorCode.LOGIN_BAD_CREDENTIALS`, `TOKEN_EXPIRED`), not a secret
+CONDITION_WORD = re.compile(r"(^|_)(bad|invalid|wrong|incorrect|expired|revoked|rejected|denied|missing|unknown|mismatch(ed)?|already|failed|not)(_|$)")
+
+
 def is_secret_name(name: str) -> bool:
-    """True for identifiers that name a secret value (detect-secrets' keyword idea)."""
+    """True for identifiers that name a secret value (detect-secrets' keyword idea). The name's last
+    word says what the value is (`auth_delay` is a delay, `permit_create_token` a switch), ignoring
+    words for a version (`_old`); an upper-case constant that names a condition is a code."""
     low = snake(name)
-    return bool(SECRET_NAME.search(low)) and not SECRET_ALLOW.search(low)
+    if not SECRET_NAME.search(low):
+        return False
+    if name.isupper() and CONDITION_WORD.search(low):
+        return False
+    return not SECRET_ALLOW.search(low) and not SECRET_ALLOW.search(VERSION_WORD.sub("", low))
 
 
 # Exceptions whose text names the file they failed on (OSError's subclasses and aliases), and the

@@ -13,6 +13,10 @@ holds it.
   (`postgres://app:{pw}@db/x`), a token query parameter (`?api_key={key}`, `&sig=...`) or a webhook
   host (`hooks.slack.com/services/...`). A masked part (`:***@`, `token=<redacted>`, `{mask(key)}`)
   is not a secret.
+- **Requests whose URL holds a secret** (`request_carries_secret`): a request call whose URL argument
+  is one of the above, or whose `params` has a secret-named key or a secret value. The URL of a
+  response, or the text of an HTTP error, leaks only what such a request put in it: a URL the caller
+  sent, or one with the key in a header, shows nothing secret.
 - **I/O bodies and records** are unbounded whatever they are called: the `.text`, `.content`,
   `.json()`, `.read()` of what an HTTP client or `urlopen` returned, a subprocess's output
   (`check_output`, `communicate()`), DB-API and ORM rows (`fetchall()`, `fetchone()`, `query.all()`).
@@ -284,6 +288,41 @@ def _url_text(builder, expr: cst.CSTNode, depth: int) -> Optional[Kinds]:
                 kinds |= holder.kinds
             return frozenset((kinds - {BOUNDED}) | {SECRET}), "a URL with credentials in it"
     return None
+
+
+def request_call(node: Optional[cst.CSTNode]) -> Optional[cst.Call]:
+    """The HTTP request call `node` is (`client.get(url)`, `await session.request(...)`), if it is one."""
+    if node is not None and node.__class__ is cst.Await:  # exact class tests: see `nodes`
+        node = node.expression
+    if node is not None and node.__class__ is cst.Call and nodes.last_name(node.func) in HTTP_VERBS:
+        return node
+    return None
+
+
+def request_carries_secret(builder, call: cst.Call, depth: int) -> bool:
+    """The request's URL may hold a secret: its URL argument is a capability URL, a DSN or a URL with
+    a token query parameter, or its `params` has a secret-named key or a secret value."""
+    from .value_names import is_secret_name
+
+    url = nodes.call_arg(call, 0, "url")
+    if url is not None and SECRET in builder.classify(url, depth + 1)[0]:
+        return True
+    if url is not None and url.__class__ in (cst.FormattedString, cst.BinaryOperation, cst.ConcatenatedString):
+        for template in builder._variants(url, depth + 1):  # f"{BASE}?q={city}&appid={API_KEY}"
+            if any(SECRET in holder.kinds for holder in template.placeholders):
+                return True
+    params = nodes.keyword_arg(call, "params")
+    if params is None:
+        return False
+    if params.__class__ is cst.Dict:
+        for element in params.elements:
+            key = nodes.string_value(getattr(element, "key", None))
+            if key and is_secret_name(key) and not NOT_SECRET_PARAM.match(key):
+                return True
+            if SECRET in builder.classify(element.value, depth + 1)[0]:
+                return True
+        return False
+    return SECRET in builder.classify(params, depth + 1)[0]
 
 
 # ------------------------------------------------------------------ helpers

@@ -30,6 +30,7 @@ from .sink_recording import SinkRecording
 from .statement_shapes import (HEADER_SINKS, ends_with_colon, equality_chain, exit_status, is_debug_test, match_values, output_runs,
                                prints_later, reports_something)
 from .tool_replies import ToolReplies
+from .value_origins import request_call
 
 
 _ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
@@ -377,7 +378,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         if handler.name is not None and isinstance(handler.name.name, cst.Name):
             name = handler.name.name.value
             caught = types + (("raise_for_status",) if any(c.endswith("raise_for_status") for c in collector.calls) else ())
-            self.scope.bind(name, Binding("except", caught=caught, tried=tuple(collector.operands)))
+            requests = tuple(c for c in (request_call(call) for _, call in collector.nodes) if c is not None)
+            self.scope.bind(name, Binding("except", caught=caught, tried=tuple(collector.operands), requests=requests))
         info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes), len(self.guards))
         self.handlers.append(info)
         before = len(self.raw)

@@ -1,0 +1,265 @@
+"""AEM603 and converters: a tool that runs inside a decorator or context manager catching the raised
+class and raising the stack's ToolError lets the text through, so nothing is masked; and a project
+subclass of ToolError defined in another module passes through too (`extract.tool_error_converters`,
+`project_scan.PassThroughScan`)."""
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import preview_rows
+
+from errlint.cli import main
+from errlint.project_scan import PassThroughScan, scan_stack_imports
+
+HEAD = ("import functools\nfrom contextlib import contextmanager\nfrom mcp.server.mcpserver import MCPServer\n"
+        "from mcp.server.mcpserver.exceptions import ToolError\nmcp = MCPServer('x')\n")
+
+
+def masked_rows(code: str) -> list:
+    return preview_rows(HEAD + textwrap.dedent(code), ["AEM603"])
+
+
+CONVERTED = {
+    "decorator_wrapper_with_try": """
+        def tool_errors(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                try:
+                    return fn(*args, **kwargs)
+                except (ValueError, KeyError) as e:
+                    raise ToolError(str(e)) from e
+            return wrapper
+
+        @mcp.tool()
+        @tool_errors
+        def get(item_id: str) -> str:
+            if not item_id.isdigit():
+                raise ValueError(f"item_id must be digits (got {item_id!r})")
+            return item_id
+    """,
+    "context_manager_in_a_decorator_reaching_a_helper": """
+        ANTICIPATED = (ValueError, OSError)
+
+        @contextmanager
+        def reported_to_model():
+            try:
+                yield
+            except ANTICIPATED as e:
+                raise ToolError(str(e)) from e
+
+        def reports_failures(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                with reported_to_model():
+                    return fn(*args, **kwargs)
+            return wrapper
+
+        def checked_target(target):
+            if target.startswith("-"):
+                raise ValueError(f"target {target!r} cannot start with '-'")
+            return target
+
+        @mcp.tool()
+        @reports_failures
+        def diff(target: str) -> str:
+            return checked_target(target)
+    """,
+    "context_manager_around_the_tool_body": """
+        @contextmanager
+        def as_tool_errors():
+            try:
+                yield
+            except LookupError as e:
+                raise ToolError(f"lookup failed: {e}") from e
+
+        def row(table, key):
+            if key not in table:
+                raise KeyError(f"no row {key!r}; call list_rows")
+            return table[key]
+
+        @mcp.tool()
+        def read(key: str) -> str:
+            with as_tool_errors():
+                return row({}, key)
+    """,
+    "async_wrapper_catching_everything": """
+        def guarded(fn):
+            @functools.wraps(fn)
+            async def wrapper(*args, **kwargs):
+                try:
+                    return await fn(*args, **kwargs)
+                except Exception as e:
+                    raise ToolError(f"{type(e).__name__}: {e}") from e
+            return wrapper
+
+        @mcp.tool()
+        @guarded
+        async def fetch(url: str) -> str:
+            if not url.startswith("https://"):
+                raise RuntimeError(f"url must start with https:// (got {url!r})")
+            return url
+    """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONVERTED))
+def test_a_converter_around_every_reaching_tool_masks_nothing(name):
+    assert masked_rows(CONVERTED[name]) == []
+
+
+STILL_MASKED = {
+    # one of the two tools reaching the helper runs without the converter
+    "one_tool_unwrapped": ("""
+        def tool_errors(fn):
+            def wrapper(*args, **kwargs):
+                try:
+                    return fn(*args, **kwargs)
+                except ValueError as e:
+                    raise ToolError(str(e)) from e
+            return wrapper
+
+        def checked(name):
+            if not name:
+                raise ValueError("name is required; pass a project name")
+            return name
+
+        @mcp.tool()
+        @tool_errors
+        def open_project(name: str) -> str:
+            return checked(name)
+
+        @mcp.tool()
+        def close_project(name: str) -> str:
+            return checked(name)
+    """, 17),
+    # the converter catches another class
+    "other_class_converted": ("""
+        def tool_errors(fn):
+            def wrapper(*args, **kwargs):
+                try:
+                    return fn(*args, **kwargs)
+                except KeyError as e:
+                    raise ToolError(str(e)) from e
+            return wrapper
+
+        @mcp.tool()
+        @tool_errors
+        def get(item_id: str) -> str:
+            if not item_id.isdigit():
+                raise ValueError(f"item_id must be digits (got {item_id!r})")
+            return item_id
+    """, 19),
+    # the handler raises a class the framework masks as well
+    "converted_to_a_masked_class": ("""
+        def tool_errors(fn):
+            def wrapper(*args, **kwargs):
+                try:
+                    return fn(*args, **kwargs)
+                except ValueError as e:
+                    raise RuntimeError(str(e)) from e
+            return wrapper
+
+        @mcp.tool()
+        @tool_errors
+        def get(item_id: str) -> str:
+            if not item_id.isdigit():
+                raise ValueError(f"item_id must be digits (got {item_id!r})")
+            return item_id
+    """, 19),
+    # a decorator that only logs lets the class reach the framework
+    "decorator_that_does_not_convert": ("""
+        def logged(fn):
+            def wrapper(*args, **kwargs):
+                print("calling", fn.__name__)
+                return fn(*args, **kwargs)
+            return wrapper
+
+        @mcp.tool()
+        @logged
+        def get(item_id: str) -> str:
+            if not item_id.isdigit():
+                raise ValueError(f"item_id must be digits (got {item_id!r})")
+            return item_id
+    """, 17),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STILL_MASKED))
+def test_a_raise_some_tool_reaches_unconverted_is_still_masked(name):
+    code, row = STILL_MASKED[name]
+    assert masked_rows(code) == [row]
+
+
+# -- a ToolError subclass defined in another module --------------------------------------------------
+
+SERVER = """\
+from mcp.server.mcpserver import MCPServer
+from pkg.errors import DocError, NotFoundError, PlainError
+
+mcp = MCPServer("docs")
+
+
+@mcp.tool()
+def read(url: str) -> str:
+    if not url.endswith(".html"):
+        raise DocError(f"url must end with .html (got {url!r})")
+    if "missing" in url:
+        raise NotFoundError(f"no page at {url!r}; call search_docs")
+    if "old" in url:
+        raise PlainError(f"page {url!r} is archived; call search_docs")
+    return url
+"""
+
+ERRORS = """\
+from mcp.server.mcpserver.exceptions import (
+    ResourceError,
+    ToolError as SDKToolError,
+)
+
+
+class DocError(SDKToolError, ValueError):
+    pass
+
+
+class NotFoundError(DocError):
+    pass
+
+
+class ToolError(Exception):
+    \"\"\"the project's own class of the same name as the SDK's\"\"\"
+
+
+class PlainError(ToolError):
+    pass
+"""
+
+
+def test_a_subclass_from_another_module_passes_through(tmp_path, monkeypatch):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "docs"\ndependencies = ["mcp>=2.1"]\n')
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "errors.py").write_text(ERRORS)
+    (tmp_path / "pkg" / "server.py").write_text(SERVER)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--select", "AEM603", "--output-format", "json", "."])
+    assert result.exit_code == 1, result.output
+    rows = [(d["filename"].replace("\\", "/"), d["location"]["row"]) for d in json.loads(result.output)]
+    # DocError (direct, through an alias) and NotFoundError (two modules away) pass; the project's own
+    # `ToolError` is not the SDK's, so its subclass is still masked
+    assert rows == [("pkg/server.py", 14)]
+
+
+def test_the_scan_links_classes_by_the_stack_imports_of_their_own_file():
+    scan = PassThroughScan()
+    scan.add("from fastmcp import exceptions as fx\nclass A(fx.ToolError):\n    pass\n")
+    scan.add("class B(A):\n    pass\nclass C(Exception):\n    pass\n")
+    scan.add("class D(ToolError):\n    pass\n")  # no import of ToolError from a stack here
+    assert scan.classes() == frozenset({"A", "B"})
+    assert scan_stack_imports("from mcp.server.mcpserver.exceptions import ToolError as TE, ResourceError\n") == {
+        "TE": "mcp.server.mcpserver.exceptions.ToolError",
+        "ResourceError": "mcp.server.mcpserver.exceptions.ResourceError",
+    }
