@@ -45,7 +45,10 @@ class SecretInMessage(Rule):
     values (`mask(x)`, `x[:4]`), `len(x)`, `bool(x)` and names such as `max_tokens`, `token_count` or
     `token_url` are not flagged, nor names that hold an error or message about a secret
     (`auth_error`, `token_msg`) or a loop variable over split or tokenized text (`for token in
-    expr.split()`): a secret needs a plausible source. Applies to every sink, logs included, except
+    expr.split()`): a secret needs a plausible source. A name's last word says what the value is
+    (`auth_delay` is a delay, `auth_delay_old` too), a predicate prefix names a switch
+    (`permit_create_token`), an upper-case constant with a word for a condition is an error code
+    (`ErrorCode.LOGIN_BAD_CREDENTIALS`), and `config.get("auth", "type")` is named by its option. Applies to every sink, logs included, except
     that a `session_id` in a log record is taken as a correlation id (MCP session ids are not credentials).
 
     ## Why is this bad?

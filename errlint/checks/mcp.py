@@ -267,7 +267,10 @@ class MessageMaskedByFramework(Rule):
     unknown), or FastMCP with `mask_error_details=True`. Pydantic validators and bare `raise` are exempt,
     and so are the classes the stack passes through with their text: fastmcp's `FastMCPError` family
     (`ToolError`, `ValidationError`, `ResourceError`, `AuthorizationError`, ...), mcp's `ToolError` and
-    `ResourceError`, and subclasses of these defined in the same file (`class NotFound(ToolError)`).
+    `ResourceError`, and project subclasses of these (`class NotFound(ToolError)`, in this module or
+    another one that imports `ToolError` from the stack). So is a raise that every tool reaching it
+    runs inside a converter: a decorator or context manager in the same module that catches the class
+    and raises the stack's `ToolError` (`@reports_failures`, `with reported_to_model():`).
 
     ## Why is this bad?
     The model receives only "Error executing tool <name>" (25 characters) or "Error calling tool
