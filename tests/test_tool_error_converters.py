@@ -111,6 +111,24 @@ def test_a_converter_around_every_reaching_tool_masks_nothing(name):
     assert masked_rows(CONVERTED[name]) == []
 
 
+# a decorator whose wrapper turns `caught` into `raised`, around a tool whose guard raises ValueError
+WRAPPED_TOOL = """
+    def tool_errors(fn):
+        def wrapper(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except {caught} as e:
+                raise {raised}(str(e)) from e
+        return wrapper
+
+    @mcp.tool()
+    @tool_errors
+    def get(item_id: str) -> str:
+        if not item_id.isdigit():
+            raise ValueError(f"item_id must be digits (got {{item_id!r}})")
+        return item_id
+"""
+
 STILL_MASKED = {
     # one of the two tools reaching the helper runs without the converter
     "one_tool_unwrapped": ("""
@@ -137,39 +155,9 @@ STILL_MASKED = {
             return checked(name)
     """, 17),
     # the converter catches another class
-    "other_class_converted": ("""
-        def tool_errors(fn):
-            def wrapper(*args, **kwargs):
-                try:
-                    return fn(*args, **kwargs)
-                except KeyError as e:
-                    raise ToolError(str(e)) from e
-            return wrapper
-
-        @mcp.tool()
-        @tool_errors
-        def get(item_id: str) -> str:
-            if not item_id.isdigit():
-                raise ValueError(f"item_id must be digits (got {item_id!r})")
-            return item_id
-    """, 19),
+    "other_class_converted": (WRAPPED_TOOL.format(caught="KeyError", raised="ToolError"), 19),
     # the handler raises a class the framework masks as well
-    "converted_to_a_masked_class": ("""
-        def tool_errors(fn):
-            def wrapper(*args, **kwargs):
-                try:
-                    return fn(*args, **kwargs)
-                except ValueError as e:
-                    raise RuntimeError(str(e)) from e
-            return wrapper
-
-        @mcp.tool()
-        @tool_errors
-        def get(item_id: str) -> str:
-            if not item_id.isdigit():
-                raise ValueError(f"item_id must be digits (got {item_id!r})")
-            return item_id
-    """, 19),
+    "converted_to_a_masked_class": (WRAPPED_TOOL.format(caught="ValueError", raised="RuntimeError"), 19),
     # a decorator that only logs lets the class reach the framework
     "decorator_that_does_not_convert": ("""
         def logged(fn):
