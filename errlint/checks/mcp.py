@@ -13,6 +13,7 @@ from ..extract.tool_error_converters import UNMASKED
 from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message
 from .base import FileContext, Rule, quote
+from .protocol_errors import host_protocol_error
 
 ERROR_TEXT = re.compile(r"^\W*(error|failed|failure|exception|unable to|could not|couldn't|cannot|can't|invalid|not found)\b|\b(error|failed|exception)\s*:|\bnot found\b|\bunable to\b", re.I)
 RICH_MARKUP = re.compile(r"\[/?[a-z][a-z0-9 #._,=-]*\]")  # "[bold red]Error:[/bold red]"
@@ -29,7 +30,6 @@ STACK_NAMES = {
 # Exception classes each masking stack lets through with their text (checked with fastmcp 4.2.3 and
 # mcp 2.3.0 in tests/test_framework_masking.py): fastmcp re-raises every FastMCPError unmasked, mcp's
 # MCPServer every ToolError and ResourceError (its own Unexpected* subclasses are the masks).
-INTERNAL_CODES = {"-32601", "-32600", "-32700", "METHOD_NOT_FOUND", "MISSING_REQUIRED_CLIENT_CAPABILITY", "-32002", "RESOURCE_NOT_FOUND"}
 
 
 def detected_stack(message: Message, ctx: FileContext) -> str:
@@ -218,16 +218,12 @@ class ProtocolErrorForFixableFailure(Rule):
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         function = message.context.function
         code = str(message.extra.get("code", ""))
-        if any(c in code for c in INTERNAL_CODES):
-            return
-        if function is not None and function.role == "resource":
+        if host_protocol_error(message, ctx):
             return
         jsonrpc = message.callee == "jsonrpc"
         if jsonrpc and "32602" not in code and "INVALID_PARAMS" not in code:
             return
         if not jsonrpc and not in_tool(message):
-            return
-        if self._unknown_tool(message, ctx):
             return
         stack = detected_stack(message, ctx)
         consequence = {
@@ -246,17 +242,6 @@ class ProtocolErrorForFixableFailure(Rule):
             anchor=message.node,
             fix=fix,
         )
-
-    def _unknown_tool(self, message: Message, ctx: FileContext) -> bool:
-        function = message.context.function
-        for template in message.templates:
-            if re.search(r"\b(unknown|no such|not a known|invalid) tool\b|\btool\b[^.]*\bnot found\b", template.prose, re.I):
-                return True
-        if function is not None and function.role == "lowlevel" and function.param_names:
-            first = function.param_names[0]
-            facts = ctx.guard(message)
-            return first in ("name", "tool_name", "tool") and any(m.subject == first and m.allowed for m in facts.memberships)
-        return False
 
 
 class MessageMaskedByFramework(Rule):

@@ -10,6 +10,7 @@ from typing import Iterable
 
 from ..model import EXCEPTION, RELAYED, Finding, Message, Template
 from .base import CONTENT_SINKS, FileContext, Rule, internal_fault, internal_signal
+from .protocol_errors import host_protocol_error
 from .signals import identifiers
 
 PART_SINKS = CONTENT_SINKS - {"warn"}  # a warning is not a failure: it needs no echo, list or step
@@ -37,6 +38,8 @@ class PartRule(Rule):
             return ()  # an error-message table entry (Django `error_messages`): no failure site to judge parts at
         if message.extra.get("header"):
             return ()  # "Errors from pip install:" then the lines printed after it: the parts are in those lines
+        if host_protocol_error(message, ctx):
+            return ()  # "Unknown tool: x" as a protocol error: the client host reads it, and holds the tool list
         return self.check_part(message, ctx)
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
