@@ -47,12 +47,24 @@ def test_missing_file_for_an_agent_still_asks_where_to_get_one():
     "'PDF file appears to be corrupted or unreadable'",
     "f'Archive {path} is truncated'",
     "f'A part of the workbook is not well-formed XML ({path}).'",
+    # what the reader handed over, named by the kind of content, with no value shown
+    "'A part of the workbook is not well-formed XML.'",
+    "'The VBA project contains a truncated stream.'",
+    "'The uploaded archive is malformed.'",
+    "'xl/metadata.xml has an unexpected layout.'",
+    "'The document uses an unsupported encoding.'",
+    "'The attachment is not a valid PDF file.'",
 ])
 def test_broken_file_the_reader_named(text):
     assert not flagged(TOOL, text)
 
 
-@pytest.mark.parametrize("text", ["'Internal state is corrupted'", "'The server is broken.'"])
+@pytest.mark.parametrize("text", [
+    "'Internal state is corrupted'", "'The server is broken.'",
+    # broken, but not content the reader handed over
+    "'The upstream sent a malformed response.'", "'Port is not a valid integer.'",
+    "f'{code} is not a valid project name.'",
+])
 def test_broken_without_a_named_object_still_flagged(text):
     assert flagged(TOOL, text)
 

@@ -28,8 +28,15 @@ RECOVERED = re.compile(r"\b(continuing|waiting (?:for|on)|falling back|fall(?:in
 PATH_NAME = re.compile(r"(^|_)(path|file|filename|dir|directory|folder)$")
 FILE_NOUN = re.compile(r"\b(?:file|directory|folder|path|dir)s?\b", re.I)
 # the file, archive or document the reader named is broken: the step (pass another one, or repair it
-# outside) is plain, and no tool lists sound ones
-BROKEN_CONTENT = re.compile(r"\b(?:damaged|corrupt(?:ed)?|not well-formed|truncated|unreadable)\b", re.I)
+# outside) is plain, and no tool lists sound ones. What a reader hands a program as content:
+_CONTENT = (r"(?:file|directory|folder|path|dir|archive|document|workbook|worksheet|spreadsheet|project|image|"
+            r"package|part|stream|container|attachment|upload|zip|xml|json|yaml|toml|csv|pdf)s?")
+CONTENT_NOUN = re.compile(rf"\b{_CONTENT}\b", re.I)
+BROKEN_CONTENT = re.compile(
+    r"\b(?:damaged|corrupt(?:ed)?|not well-formed|truncated|unreadable|malformed|"
+    r"(?:has|have|with|uses?) an? (?:unexpected|unknown|unsupported) (?:layout|structure|format|encoding|code page))\b"
+    # "not a valid OLE compound file", but not "not a valid project name"
+    rf"|\bnot an? valid (?:[\w-]+ ){{0,2}}{_CONTENT}\b(?! (?:name|id|type|number|key)s?\b)", re.I)
 # a message that names the required input the call left out states the step (pass it): "Missing
 # insight argument", "missing required parameter: {name}", "`query` is required"; a bare "Missing
 # arguments" names nothing to pass
@@ -60,8 +67,10 @@ class MissingNextStep(PartRule):
     message that makes the step plain: it names the required inputs the call left out ("filepath and
     content arguments required"), states the requirement in words of its own ("end before start",
     "not a boolean", "must exist in the schema file"), shows the missing file a CLI user or HTTP
-    client named ("File not found: {path}"), says the file the reader named is broken ("{path} is a
-    damaged zip file"), or says the program is waiting ("Waiting for standard input").
+    client named ("File not found: {path}"), says the file or other content the reader handed over is
+    broken ("{path} is a damaged zip file", "A part of the workbook is not well-formed XML", "The
+    document uses an unsupported encoding"), or says the program is waiting ("Waiting for standard
+    input").
     Not reported on a check of the program's own state that an entry point reaches through a helper:
     a plain raise under an `if` that reads no caller input, outside any except handler, showing no
     value, whose test is computed only from the function's own values (parameters every call fills
@@ -150,8 +159,8 @@ class MissingNextStep(PartRule):
                 continue  # "File not found: {path}" with the path shown: the step (a path that exists) is plain
             if states_requirement(message, template, ctx):
                 continue  # "end before start", "not a boolean": the requirement stated is the step
-            if BROKEN_CONTENT.search(template.prose) and (shown or FILE_NOUN.search(template.prose)):
-                continue  # "{path} is a damaged zip file": nothing to call or set; another file is the plain step
+            if BROKEN_CONTENT.search(template.prose) and (shown or CONTENT_NOUN.search(template.prose)):
+                continue  # "{path} is a damaged zip file", "A part of the workbook is not well-formed XML": nothing to call or set; another file is the plain step
             yield self.finding(
                 message,
                 f'"{quote(template.text)}" gives no next step; say what to call, pass, set or retry',
