@@ -185,7 +185,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     registry = run.registry | frozenset(t.name for t in facts.tools)
     caught = run.caught | scan_caught_names(text)
     ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs, text, caught=caught,
-                      pass_through=run.pass_through)
+                      pass_through=run.pass_through, literal_aliases=dict(run.literal_aliases))
     summary = project_model.summarize(facts)
     local = None
     findings: Dict[object, List[Tuple[Rule, Finding]]] = {None: []}

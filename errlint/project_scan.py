@@ -1,6 +1,6 @@
 """Project-wide facts found without parsing: registered tool names, caught exception classes,
-project subclasses of the classes an MCP stack passes through, entry-point audiences and the MCP
-library versions a project uses.
+project subclasses of the classes an MCP stack passes through, module-level `Literal` aliases,
+entry-point audiences and the MCP library versions a project uses.
 
 These are read from every file of the project (regular expressions over bytes, no libcst), so a
 file's result does not depend on which other files are passed in one run.
@@ -119,11 +119,53 @@ class PassThroughScan:
         return frozenset(found)
 
 
+_LITERAL_ALIAS = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[ \t]*(?:typing\.)?TypeAlias[ \t]*)?=[ \t]*(?:typing\.|t\.)?Literal\[([^\]]*)\]", re.M)
+_LITERAL_MEMBER = re.compile(r"^\s*(?:\"([^\"\\]*)\"|'([^'\\]*)'|(-?\d+))\s*$")
+
+
+def scan_literal_aliases(text: str) -> Dict[str, frozenset]:
+    """Module-level aliases of a `Literal` of strings or integers (`ObjectType = Literal["table",
+    "view"]`), by name; found with a regular expression (no parse)."""
+    out: Dict[str, frozenset] = {}
+    if "Literal[" not in text:
+        return out
+    for match in _LITERAL_ALIAS.finditer(text):
+        values = []
+        for part in match.group(2).split(","):
+            if not part.strip():
+                continue
+            member = _LITERAL_MEMBER.match(part)
+            if member is None:
+                break
+            values.append(next(g for g in member.groups() if g is not None))
+        else:
+            if values:
+                out[match.group(1)] = frozenset(values)
+    return out
+
+
+class LiteralAliases:
+    """`Literal` aliases defined across the project, by name; a name defined with different values in
+    two modules is left out (which one a module imports is not known without a parse)."""
+
+    def __init__(self) -> None:
+        self.found: Dict[str, frozenset] = {}
+        self.clashing: Set[str] = set()
+
+    def add(self, text: str) -> None:
+        for name, values in scan_literal_aliases(text).items():
+            if self.found.setdefault(name, values) != values:
+                self.clashing.add(name)
+
+    def aliases(self) -> Tuple[Tuple[str, Tuple[str, ...]], ...]:
+        return tuple(sorted((name, tuple(sorted(values))) for name, values in self.found.items() if name not in self.clashing))
+
+
 def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences: Optional[Set[str]] = None,
-                     pass_through: Optional[PassThroughScan] = None) -> Tuple[frozenset, frozenset]:
+                     pass_through: Optional[PassThroughScan] = None, literals: Optional[LiteralAliases] = None) -> Tuple[frozenset, frozenset]:
     """(every tool name registered in `files` plus `tool-registry-extra`, every non-builtin exception
     class `files` catch by name); `audiences` receives the entry-point audiences the files may hold,
-    and `pass_through` the classes the files define."""
+    `pass_through` the classes the files define and `literals` their `Literal` aliases."""
     from .entry_points import audience_hints
 
     names = set(extra)
@@ -138,6 +180,8 @@ def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences
             caught |= scan_caught_names(data.decode("latin-1"))
         if pass_through is not None and b"class" in data:
             pass_through.add(data.decode("latin-1"))
+        if literals is not None and b"Literal[" in data:
+            literals.add(data.decode("utf-8", "replace"))
         if audiences is not None and len(audiences) < 3:
             audiences |= audience_hints(data, path.name, audiences)
     return frozenset(names), frozenset(caught)

@@ -60,6 +60,7 @@ class FileContext:
     text: str = ""
     caught: frozenset = frozenset()  # exception classes the project catches by name
     pass_through: frozenset = frozenset()  # project classes derived from a stack's ToolError, across modules
+    literal_aliases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # `Literal` aliases across modules
     _guards: Dict[int, GuardFacts] = field(default_factory=dict)
 
     @property

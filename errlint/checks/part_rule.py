@@ -9,6 +9,7 @@ import re
 from typing import Iterable
 
 from ..model import EXCEPTION, RELAYED, Finding, Message, Template
+from ..extract.declared_sets import declared_values
 from .base import CONTENT_SINKS, FileContext, Rule, internal_fault, internal_signal
 from .protocol_errors import host_protocol_error
 from .signals import identifiers
@@ -40,10 +41,29 @@ class PartRule(Rule):
             return ()  # "Errors from pip install:" then the lines printed after it: the parts are in those lines
         if host_protocol_error(message, ctx):
             return ()  # "Unknown tool: x" as a protocol error: the client host reads it, and holds the tool list
+        if declared_exhaustive(message, ctx):
+            return ()  # the `else` of a chain that handles every value a `Literal`/`Choice` declares: no reader gets here
         return self.check_part(message, ctx)
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         return ()
+
+
+def declared_exhaustive(message: Message, ctx: FileContext) -> bool:
+    """The guards handle every value a parameter's declaration allows (`Literal[...]`, `click.Choice`),
+    so the message is raised for no value a reader can send (`extract.declared_sets`)."""
+    function = message.context.function
+    if function is None:
+        return False
+    handled: dict = {}  # subject -> the values the chain's branches handle (`if k == "a": ... elif k == "b": ...`)
+    for membership in ctx.guard(message).memberships:
+        if membership.allowed and membership.values:
+            handled.setdefault(membership.subject, set()).update(membership.values)
+    for subject, values in handled.items():
+        declared = declared_values(function, subject, lambda name: ctx.resolve(message, name), ctx.literal_aliases)
+        if declared and declared <= values:
+            return True
+    return False
 
 
 def passthrough_only(template: Template, sig) -> bool:

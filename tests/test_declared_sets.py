@@ -1,0 +1,168 @@
+"""A raise in the final `else` of a chain that handles every value a parameter's declaration allows
+(`Literal[...]`, also through an alias or inside `Optional`/`Annotated`, or `click.Choice`) is raised
+for no value a reader can send: no missing-part rule judges it (`extract.declared_sets`,
+`checks.part_rule.declared_exhaustive`). A chain that leaves a declared value unhandled, or a
+parameter declared open, is still judged."""
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import preview_rows
+
+from errlint.cli import main
+from errlint.project_scan import LiteralAliases, scan_literal_aliases
+
+PARTS = ["AEM201", "AEM202", "AEM203", "AEM204", "AEM205"]
+
+
+def part_rows(code: str) -> list:
+    return preview_rows(code, PARTS)
+
+
+UNREACHABLE = {
+    "literal_on_a_tool": """
+        from typing import Literal
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        def export(fmt: Literal["csv", "json"]) -> str:
+            if fmt == "csv":
+                return "a,b"
+            elif fmt == "json":
+                return "{}"
+            else:
+                raise ValueError(f"Unsupported format: {fmt}")
+    """,
+    "optional_alias_in_a_helper": """
+        from typing import Literal, Optional
+        Unit = Literal["ms", "s", "min"]
+
+        def to_seconds(value: float, unit: Optional[Unit] = None) -> float:
+            if unit == "ms":
+                return value / 1000
+            if unit == "s":
+                return value
+            if unit == "min":
+                return value * 60
+            raise ValueError(f"Unknown unit: {unit}")
+    """,
+    "annotated_literal_with_a_field": """
+        from typing import Annotated, Literal
+        from pydantic import Field
+        from mcp.server.fastmcp import FastMCP
+        from mcp.server.fastmcp.exceptions import ToolError
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        def sort_rows(order: Annotated[Literal["asc", "desc"], Field(description="sort order")]) -> str:
+            if order == "asc":
+                return "up"
+            elif order == "desc":
+                return "down"
+            raise ToolError(f"Invalid order {order!r}")
+    """,
+    "click_choice_option": """
+        import click
+
+        @click.command()
+        @click.option("-t", "--transport", type=click.Choice(["stdio", "sse"]), default="stdio")
+        def main(transport):
+            if transport == "stdio":
+                run_stdio()
+            elif transport == "sse":
+                run_sse()
+            else:
+                raise click.ClickException(f"Invalid transport: {transport}")
+    """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNREACHABLE))
+def test_an_else_no_declared_value_reaches_is_not_judged(name):
+    assert part_rows(UNREACHABLE[name]) == []
+
+
+STILL_JUDGED = {
+    # "tsv" is declared but not handled: the raise is reachable
+    "declared_value_left_unhandled": ("""
+        from typing import Literal
+
+        def export(fmt: Literal["csv", "json", "tsv"]) -> str:
+            if fmt == "csv":
+                return "a,b"
+            elif fmt == "json":
+                return "{}"
+            raise ValueError(f"Unsupported format: {fmt}")
+    """, 9),
+    # a plain `str` leaves the values open
+    "open_declaration": ("""
+        def export(fmt: str) -> str:
+            if fmt == "csv":
+                return "a,b"
+            elif fmt == "json":
+                return "{}"
+            raise ValueError(f"Unsupported format: {fmt}")
+    """, 7),
+    # the Choice belongs to another option
+    "choice_on_another_option": ("""
+        import click
+
+        @click.command()
+        @click.option("--level", type=click.Choice(["debug", "info"]))
+        @click.option("--transport", default="stdio")
+        def main(level, transport):
+            if transport == "stdio":
+                run_stdio()
+            elif transport == "sse":
+                run_sse()
+            else:
+                raise click.ClickException(f"Invalid transport: {transport}")
+    """, 13),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STILL_JUDGED))
+def test_a_reachable_else_is_still_judged(name):
+    code, row = STILL_JUDGED[name]
+    assert part_rows(code) == [row]
+
+
+def test_an_alias_defined_in_another_module(tmp_path, monkeypatch):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "kinds.py").write_text('from typing import Literal, TypeAlias\n\nObjectType: TypeAlias = Literal[\n    "table",\n    "view",\n]\n')
+    (tmp_path / "pkg" / "parse.py").write_text(textwrap.dedent("""\
+        from pkg.kinds import ObjectType
+
+
+        def parse(kind: ObjectType, other: str) -> str:
+            if kind == "table":
+                return "T"
+            elif kind == "view":
+                return "V"
+            raise ValueError(f"Invalid object type: {kind}")
+
+
+        def parse_other(other: str) -> str:
+            if other == "table":
+                return "T"
+            raise ValueError(f"Invalid object type: {other}")
+    """))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--select", ",".join(PARTS), "--output-format", "json", "."])
+    rows = sorted({(d["filename"].replace("\\", "/"), d["location"]["row"]) for d in json.loads(result.output)})
+    assert rows == [("pkg/parse.py", 15)]
+
+
+def test_the_alias_scan_reads_literals_and_drops_clashing_names():
+    assert scan_literal_aliases('Mode = Literal["r", \'w\']\nSize = typing.Literal[1, 2]\nMixed = Literal["a", b]\n') == {
+        "Mode": frozenset({"r", "w"}), "Size": frozenset({"1", "2"})}
+    aliases = LiteralAliases()
+    aliases.add('Kind = Literal["a", "b"]\nMode = Literal["r"]\n')
+    aliases.add('Kind = Literal["x"]\n')
+    assert aliases.aliases() == (("Mode", ("r",)),)
