@@ -45,6 +45,8 @@ def call_target(call: cst.Call, walker, callee: Optional[str] = None) -> str:
         if found:
             return found
     callee = walker.qualify(func) if callee is None else callee
+    if func.__class__ is cst.Name and func.value in walker.links.tables and any(b.kind == "loop" for b in walker.scope.lookup(func.value)):
+        return "[]" + func.value  # the loop variable of `for caster in (boolify, int):` calls each function listed
     if callee:
         return callee
     inner = func.func if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "get" else func

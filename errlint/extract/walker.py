@@ -23,7 +23,7 @@ from .bindings import STDERR_QUALIFIED, BindingNotes, target_names
 from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
-from .catching import replaced_types
+from .catching import GENERIC_CATCH, replaced_types
 from .links import ModuleLinks, carries_message, is_main_test
 from .scope import Binding, Reaching, Scope
 from .sink_recording import SinkRecording
@@ -325,17 +325,34 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         self.scan(stmt.iter)
         for name in target_names(stmt.target):
             self.scope.bind(name, Binding("loop", stmt.iter))
+        if stmt.target.__class__ is cst.Name and stmt.iter.__class__ in (cst.Tuple, cst.List):  # exact class tests: see `nodes`
+            refs = self.links.table_refs(stmt.iter, self)  # `for caster in (boolify, int): caster(s)` calls each
+            if refs:
+                self.links.tables[stmt.target.value] = refs
         self.body_of(stmt)
         if stmt.orelse is not None:
             self.body_of(stmt.orelse)
 
     def st_With(self, stmt: cst.With) -> None:
+        suppressed: List[str] = []
         for item in stmt.items:
             self.scan(item.item)
             if item.asname is not None:
                 for name in target_names(item.asname.name):
                     self.scope.bind(name, Binding("with", item.item))
-        self.body_of(stmt)
+            if item.item.__class__ is cst.Call and self.qualify(item.item.func) == "contextlib.suppress":
+                suppressed.extend(self.qualify(a.value) or self.code(a.value) for a in item.item.args)
+        if not suppressed:
+            self.body_of(stmt)
+            return
+        # `with contextlib.suppress(ValueError):` is a `try` whose handler swallows those classes
+        self.catching.append(tuple(suppressed))
+        self.replacing.append(frozenset("" if t in GENERIC_CATCH else t.rsplit(".", 1)[-1] for t in suppressed))
+        try:
+            self.body_of(stmt)
+        finally:
+            self.catching.pop()
+            self.replacing.pop()
 
     def st_Try(self, stmt: cst.Try) -> None:
         collector = _TryCollector()
