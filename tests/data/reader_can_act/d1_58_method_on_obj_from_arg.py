@@ -9,7 +9,7 @@ class Parser:
 
     def parse(self) -> dict:
         if not self.text.startswith("{"):
-            raise ValueError("The document is malformed.")
+            raise ValueError("The text cannot be parsed.")  # (not "malformed": broken content makes the step plain)
         return {}
 
 
