@@ -158,6 +158,24 @@ STILL_MASKED = {
     "other_class_converted": (WRAPPED_TOOL.format(caught="KeyError", raised="ToolError"), 19),
     # the handler raises a class the framework masks as well
     "converted_to_a_masked_class": (WRAPPED_TOOL.format(caught="ValueError", raised="RuntimeError"), 19),
+    # the wrapper converts what its own check raises, not what the tool raises
+    "wrapper_converts_only_its_own_check": ("""
+        def tool_errors(fn):
+            def wrapper(*args, **kwargs):
+                try:
+                    check_quota()
+                except ValueError as e:
+                    raise ToolError(str(e)) from e
+                return fn(*args, **kwargs)
+            return wrapper
+
+        @mcp.tool()
+        @tool_errors
+        def get(item_id: str) -> str:
+            if not item_id.isdigit():
+                raise ValueError(f"item_id must be digits (got {item_id!r})")
+            return item_id
+    """, 20),
     # a decorator that only logs lets the class reach the framework
     "decorator_that_does_not_convert": ("""
         def logged(fn):

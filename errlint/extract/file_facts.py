@@ -19,7 +19,7 @@ from .links import ModuleLinks
 from .scope import Reaching, ReachingScope, Scope
 from .sinks import PROFILE_OF_KIND
 from .string_formats import join, percent_template
-from .tool_error_converters import converted_by_tools, covered, handler_classes, passes_through
+from .tool_error_converters import converted_by_tools, covered, handler_classes, passes_through, wraps_its_caller
 from .templates import TemplateBuilder
 
 
@@ -110,7 +110,7 @@ class FactsAssembly:
         own: Dict[int, Set[str]] = {}
         for raw in self.raw:
             function, handlers = raw.context.function, raw.context.handlers
-            if function is None or not handlers or not passes_through(raw.callee):
+            if function is None or not handlers or not passes_through(raw.callee) or not wraps_its_caller(function, handlers[0]):
                 continue
             own.setdefault(id(function), set()).update(handler_classes(handlers[0].types, raw.scope.value, self.qualify))
         if not own:

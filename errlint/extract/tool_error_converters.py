@@ -6,9 +6,10 @@ every tool, as a decorator (`@reports_failures`) or a context manager (`with rep
 so that a guard deep in a helper can raise a plain `ValueError` and the model still reads its text.
 The framework then never sees the `ValueError`, so it masks nothing (AEM603).
 
-- A function *converts* the classes its own handlers catch and replace with a pass-through raise,
-  plus what its nested functions convert (a decorator's `wrapper`) and what the `@contextmanager`
-  functions it calls convert (the `with` it opens).
+- A function *converts* the classes its own handlers catch and replace with a pass-through raise
+  when the `try` runs what it wraps (the `yield` of a `@contextmanager`, or a call of the function a
+  decorator received), plus what its nested functions convert (a decorator's `wrapper`) and what the
+  `@contextmanager` functions it calls convert (the `with` it opens).
 - A tool is *wrapped* by what its decorators convert and what the context managers it calls
   convert.
 - A function reached from tools is covered by what every tool reaching it is wrapped by (the
@@ -25,7 +26,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
 
 import libcst as cst
 
-from ..model import FunctionInfo
+from ..model import FunctionInfo, Handler
 from .catching import GENERIC_CATCH
 
 # The classes each MCP stack passes through with their text (checked against mcp 2.3.0 and
@@ -64,6 +65,19 @@ def handler_classes(types: Sequence[str], value_of: Callable[[str], Optional[cst
         else:
             out.add(_last(name))
     return out
+
+
+def wraps_its_caller(function: FunctionInfo, handler: Handler) -> bool:
+    """The handler's `try` runs what the converter wraps: the `yield` of a context manager, or a call
+    of the function a decorator received (`return fn(*args, **kwargs)`), not a check of its own."""
+    if _is_context_manager(function):
+        return True
+    wrapped = set()
+    outer: Optional[FunctionInfo] = function
+    while outer is not None:
+        wrapped.update(outer.param_names)
+        outer = outer.parent
+    return any(call.rsplit(".", 1)[-1] in wrapped for call in handler.try_calls)
 
 
 def converted_by_tools(functions: Sequence[FunctionInfo], own: Dict[int, Set[str]]) -> Dict[int, FrozenSet[str]]:
