@@ -60,6 +60,8 @@ from .value_names import (
 
 # a receiver named for configuration: its two-string `get("auth", "type")` is (section, option)
 CONFIG_RECEIVER = re.compile(r"(^|_)(conf|config|configuration|cfg|settings|parser|ini)$")
+# an option name, not a default value (`config.get("api_key", "")`, `config.get("url", "http://x")`)
+OPTION_KEY = re.compile(r"^[a-z_][a-z0-9_-]*$")
 
 MAX_VARIANTS = 4
 MAX_DISPLAY_FIELDS = 8  # a dict/list written in the code with more fields than this is a dump
@@ -431,7 +433,7 @@ class PlaceholderKinds:
             if method == "get" and first is not None:
                 key = nodes.string_value(first)
                 option = nodes.string_value(args[1]) if len(args) > 1 else None
-                if option and CONFIG_RECEIVER.search(snake(nodes.last_name(func.value) or "")):
+                if option and OPTION_KEY.match(option) and CONFIG_RECEIVER.search(snake(nodes.last_name(func.value) or "")):
                     key = option  # ConfigParser.get(section, option): the option names the value
                 if base & {ENV_DUMP} and key:
                     if is_secret_name(key):
