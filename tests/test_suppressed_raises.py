@@ -1,5 +1,6 @@
 """`with contextlib.suppress(X):` swallows X like a `try` whose handler does nothing, and the loop
-variable of `for caster in (boolify, int):` calls each function listed. A raise that every caller
+variable of `for caster in (boolify, int):` (or `for parse, kind in [(int, "n"), ...]`) calls each
+function listed. A raise that every caller
 swallows this way is read by nobody, so no missing-part rule judges it; a raise some caller lets
 through is still judged (`extract.walker.st_With`/`st_For`, `reachability.replaced_by_callers`)."""
 from __future__ import annotations
@@ -57,6 +58,15 @@ SWALLOWED = {
             with suppress(ValueError, TypeError):
                 return boolify(var)
             return var
+    """,
+    "pairs_unpacked_in_a_loop_under_try": """
+        def convert(var):
+            for parse, kind in [(int, "number"), (boolify, "flag")]:
+                try:
+                    return kind, parse(var)
+                except ValueError:
+                    continue
+            return "text", var
     """,
     "suppress_of_a_base_class": """
         def convert(var):

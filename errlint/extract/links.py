@@ -71,6 +71,27 @@ class ModuleLinks:
         return tuple(refs)
 
 
+def loop_tables(target: cst.CSTNode, listed: cst.CSTNode) -> List[Tuple[str, cst.CSTNode]]:
+    """(loop variable, a literal of what it takes in turn) for a `for` over a literal list or tuple:
+    `for caster in (boolify, int)` gives caster -> (boolify, int); `for parse, kind in [(int, A),
+    (check, B)]` gives parse -> (int, check) and kind -> (A, B)."""
+    if listed.__class__ not in (cst.Tuple, cst.List):  # exact class tests: see `nodes`
+        return []
+    if target.__class__ is cst.Name:
+        return [(target.value, listed)]
+    if target.__class__ not in (cst.Tuple, cst.List):
+        return []
+    rows = [el.value for el in listed.elements]
+    width = len(target.elements)
+    if not rows or any(r.__class__ not in (cst.Tuple, cst.List) or len(r.elements) != width for r in rows):
+        return []
+    out = []
+    for i, el in enumerate(target.elements):
+        if el.value.__class__ is cst.Name:
+            out.append((el.value.value, cst.Tuple([cst.Element(r.elements[i].value) for r in rows])))
+    return out
+
+
 def is_main_test(test: cst.CSTNode) -> bool:
     """`__name__ == "__main__"` (either order)."""
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:

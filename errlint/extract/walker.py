@@ -24,7 +24,7 @@ from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
 from .catching import GENERIC_CATCH, replaced_types
-from .links import ModuleLinks, carries_message, is_main_test
+from .links import ModuleLinks, carries_message, is_main_test, loop_tables
 from .scope import Binding, Reaching, Scope
 from .sink_recording import SinkRecording
 from .statement_shapes import (HEADER_SINKS, ends_with_colon, equality_chain, exit_status, is_debug_test, match_values, output_runs,
@@ -325,10 +325,10 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         self.scan(stmt.iter)
         for name in target_names(stmt.target):
             self.scope.bind(name, Binding("loop", stmt.iter))
-        if stmt.target.__class__ is cst.Name and stmt.iter.__class__ in (cst.Tuple, cst.List):  # exact class tests: see `nodes`
-            refs = self.links.table_refs(stmt.iter, self)  # `for caster in (boolify, int): caster(s)` calls each
+        for name, listed in loop_tables(stmt.target, stmt.iter):
+            refs = self.links.table_refs(listed, self)  # `for caster in (boolify, int): caster(s)` calls each
             if refs:
-                self.links.tables[stmt.target.value] = refs
+                self.links.tables[name] = refs
         self.body_of(stmt)
         if stmt.orelse is not None:
             self.body_of(stmt.orelse)
