@@ -180,15 +180,26 @@ INTERNAL_FAULT_TEXT = re.compile(
     r"invalid (?:parser|internal) state)\b",
     re.I,
 )
+# a catch-all's own words for a failure it did not foresee
+UNEXPECTED_TEXT = re.compile(r"\b(?:unexpected|unhandled|unforeseen) (?:error|exception|failure|problem)\b", re.I)
 INTERNAL_FAULT_CODES = re.compile(r"^(?:[\w.]*INTERNAL_ERROR|-32603|500)$")
 
 
 def internal_fault(message: Message) -> bool:
-    """True for an internal fault: the text says so ("Internal error", "should never happen") or the
-    error carries JSON-RPC's INTERNAL_ERROR (-32603) or HTTP 500."""
+    """True for an internal fault: the text says so ("Internal error", "should never happen"), a
+    catch-all handler says the failure was unexpected ("Unexpected error in {tool}"), or the error
+    carries JSON-RPC's INTERNAL_ERROR (-32603) or HTTP 500."""
     if INTERNAL_FAULT_CODES.match(str(message.extra.get("code", "") or "").replace(" ", "")) or message.extra.get("status") == 500:
         return True
-    return any(INTERNAL_FAULT_TEXT.search(t.prose) for t in message.templates)
+    if any(INTERNAL_FAULT_TEXT.search(t.prose) for t in message.templates):
+        return True
+    handlers = message.context.handlers
+    return bool(handlers) and "" in catch_all_types(handlers[0].types) and any(UNEXPECTED_TEXT.search(t.prose) for t in message.templates)
+
+
+def catch_all_types(types) -> set:
+    """The classes an `except` over `types` catches, with "" for a catch-all (`except:`, `Exception`)."""
+    return {"" if t in GENERIC_CATCH else t for t in types}
 
 
 def internal_signal(message: Message, ctx: "FileContext") -> bool:

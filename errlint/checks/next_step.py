@@ -83,8 +83,9 @@ class MissingNextStep(PartRule):
     output ("Some possibly relevant errors from pip install:" then a loop printing them), which every
     missing-part rule judges with the lines it introduces.
     Not reported when AEM204, AEM205, AEM206 or AEM207 is (their fixes supply the step), on an
-    internal fault ("Internal error", "should never happen", JSON-RPC INTERNAL_ERROR, HTTP 500: no
-    caller can fix those, which holds for every missing-part rule), on log calls that attach the
+    internal fault ("Internal error", "should never happen", a catch-all's "Unexpected error in
+    {tool}", JSON-RPC INTERNAL_ERROR, HTTP 500: no caller can fix those, which holds for every
+    missing-part rule), on log calls that attach the
     traceback (`logger.exception`, `exc_info=`), on stderr output that reports no failure
     (progress lines such as "Codemodding a.py"), or on a library's own exception raised as a signal
     in plain code (a private class such as `_ArityError`, or one the project catches by name).
