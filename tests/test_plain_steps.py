@@ -73,6 +73,11 @@ def test_broken_without_a_named_object_still_flagged(text):
     "f'A column named {code} must exist in the schema file.'",
     "f'Table {code} must already be defined before it is referenced'",
     "'No input file or piped data provided. Waiting for standard input.'",
+    # a stated prerequisite: make it so
+    "'Publishing requires docker to be installed and configured'",
+    """'The package command requires "docker" to be installed and configured'""",
+    "'This command needs the ssh-agent to be running'",
+    "f'--sign requires gpg to be on PATH (got {code})'",
 ])
 def test_requirement_or_waiting_notice(text):
     assert not flagged(CLI, text)
