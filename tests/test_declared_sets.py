@@ -23,6 +23,21 @@ def part_rows(code: str) -> list:
     return preview_rows(code, PARTS)
 
 
+# a click command that dispatches on --transport, with the `options` decorators given
+CLICK = """
+import click
+
+@click.command()
+{options}
+def main({params}):
+    if transport == "stdio":
+        run_stdio()
+    elif transport == "sse":
+        run_sse()
+    else:
+        raise click.ClickException(f"Invalid transport: {{transport}}")
+"""
+
 UNREACHABLE = {
     "literal_on_a_tool": """
         from typing import Literal
@@ -66,19 +81,8 @@ UNREACHABLE = {
                 return "down"
             raise ToolError(f"Invalid order {order!r}")
     """,
-    "click_choice_option": """
-        import click
-
-        @click.command()
-        @click.option("-t", "--transport", type=click.Choice(["stdio", "sse"]), default="stdio")
-        def main(transport):
-            if transport == "stdio":
-                run_stdio()
-            elif transport == "sse":
-                run_sse()
-            else:
-                raise click.ClickException(f"Invalid transport: {transport}")
-    """,
+    "click_choice_option": CLICK.format(options='@click.option("-t", "--transport", type=click.Choice(["stdio", "sse"]), default="stdio")',
+                                       params="transport"),
 }
 
 
@@ -109,20 +113,8 @@ STILL_JUDGED = {
             raise ValueError(f"Unsupported format: {fmt}")
     """, 7),
     # the Choice belongs to another option
-    "choice_on_another_option": ("""
-        import click
-
-        @click.command()
-        @click.option("--level", type=click.Choice(["debug", "info"]))
-        @click.option("--transport", default="stdio")
-        def main(level, transport):
-            if transport == "stdio":
-                run_stdio()
-            elif transport == "sse":
-                run_sse()
-            else:
-                raise click.ClickException(f"Invalid transport: {transport}")
-    """, 13),
+    "choice_on_another_option": (CLICK.format(options='@click.option("--level", type=click.Choice(["debug", "info"]))\n'
+                                              '@click.option("--transport", default="stdio")', params="level, transport"), 13),
 }
 
 

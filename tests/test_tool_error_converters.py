@@ -111,23 +111,29 @@ def test_a_converter_around_every_reaching_tool_masks_nothing(name):
     assert masked_rows(CONVERTED[name]) == []
 
 
-# a decorator whose wrapper turns `caught` into `raised`, around a tool whose guard raises ValueError
+# a decorator whose wrapper runs `body` (lines), around a tool whose guard raises ValueError
 WRAPPED_TOOL = """
-    def tool_errors(fn):
-        def wrapper(*args, **kwargs):
-            try:
-                return fn(*args, **kwargs)
-            except {caught} as e:
-                raise {raised}(str(e)) from e
-        return wrapper
+def tool_errors(fn):
+    def wrapper(*args, **kwargs):
+{body}
+    return wrapper
 
-    @mcp.tool()
-    @tool_errors
-    def get(item_id: str) -> str:
-        if not item_id.isdigit():
-            raise ValueError(f"item_id must be digits (got {{item_id!r}})")
-        return item_id
+@mcp.tool()
+@tool_errors
+def get(item_id: str) -> str:
+    if not item_id.isdigit():
+        raise ValueError(f"item_id must be digits (got {{item_id!r}})")
+    return item_id
 """
+
+
+def wrapped(*body: str) -> str:
+    return WRAPPED_TOOL.format(body="\n".join("        " + line for line in body))
+
+
+def converting(caught: str, raised: str) -> str:
+    return wrapped("try:", "    return fn(*args, **kwargs)", f"except {caught} as e:", f"    raise {raised}(str(e)) from e")
+
 
 STILL_MASKED = {
     # one of the two tools reaching the helper runs without the converter
@@ -155,42 +161,14 @@ STILL_MASKED = {
             return checked(name)
     """, 17),
     # the converter catches another class
-    "other_class_converted": (WRAPPED_TOOL.format(caught="KeyError", raised="ToolError"), 19),
+    "other_class_converted": (converting("KeyError", "ToolError"), 19),
     # the handler raises a class the framework masks as well
-    "converted_to_a_masked_class": (WRAPPED_TOOL.format(caught="ValueError", raised="RuntimeError"), 19),
+    "converted_to_a_masked_class": (converting("ValueError", "RuntimeError"), 19),
     # the wrapper converts what its own check raises, not what the tool raises
-    "wrapper_converts_only_its_own_check": ("""
-        def tool_errors(fn):
-            def wrapper(*args, **kwargs):
-                try:
-                    check_quota()
-                except ValueError as e:
-                    raise ToolError(str(e)) from e
-                return fn(*args, **kwargs)
-            return wrapper
-
-        @mcp.tool()
-        @tool_errors
-        def get(item_id: str) -> str:
-            if not item_id.isdigit():
-                raise ValueError(f"item_id must be digits (got {item_id!r})")
-            return item_id
-    """, 20),
+    "wrapper_converts_only_its_own_check": (wrapped(
+        "try:", "    check_quota()", "except ValueError as e:", "    raise ToolError(str(e)) from e", "return fn(*args, **kwargs)"), 20),
     # a decorator that only logs lets the class reach the framework
-    "decorator_that_does_not_convert": ("""
-        def logged(fn):
-            def wrapper(*args, **kwargs):
-                print("calling", fn.__name__)
-                return fn(*args, **kwargs)
-            return wrapper
-
-        @mcp.tool()
-        @logged
-        def get(item_id: str) -> str:
-            if not item_id.isdigit():
-                raise ValueError(f"item_id must be digits (got {item_id!r})")
-            return item_id
-    """, 17),
+    "decorator_that_does_not_convert": (wrapped('print("calling", fn.__name__)', "return fn(*args, **kwargs)"), 17),
 }
 
 
