@@ -58,6 +58,7 @@ def scan_caught_names(text: str) -> frozenset:
 
 
 _CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
+_USES_STACK = re.compile(rb"^[ \t]*(?:from|import)[ \t]+(?:mcp|fastmcp)\b", re.M)
 _STACK_IMPORT = re.compile(r"^[ \t]*from[ \t]+((?:mcp|fastmcp)(?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
 
 
@@ -95,6 +96,16 @@ class PassThroughScan:
     def __init__(self) -> None:
         self.bases: Dict[str, Set[str]] = {}
         self.found: Set[str] = set()
+        self._paths: List[Path] = []  # files that define classes, read only if the project uses a stack
+        self._stack = False
+
+    def note(self, path: Path, data: bytes) -> None:
+        """Remember a project file; its classes are read only when some file imports mcp or fastmcp
+        (a project that does not use an MCP stack pays no more than this test)."""
+        if b"class" in data:
+            self._paths.append(path)
+        if not self._stack and b"mcp" in data and _USES_STACK.search(data):
+            self._stack = True
 
     def add(self, text: str) -> None:
         from .extract.tool_error_converters import passes_through
@@ -110,6 +121,13 @@ class PassThroughScan:
                 self.found.add(name)
 
     def classes(self) -> frozenset:
+        if self._stack:
+            for path in self._paths:
+                try:
+                    self.add(path.read_bytes().decode("latin-1"))
+                except OSError:
+                    continue
+        self._paths = []
         found = set(self.found)
         changed = bool(found)
         while changed:
@@ -178,8 +196,8 @@ def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences
         names.update(scan_tool_names(data))
         if b"except" in data:  # else there is nothing to decode and search
             caught |= scan_caught_names(data.decode("latin-1"))
-        if pass_through is not None and b"class" in data:
-            pass_through.add(data.decode("latin-1"))
+        if pass_through is not None:
+            pass_through.note(path, data)
         if literals is not None and b"Literal[" in data:
             literals.add(data.decode("utf-8", "replace"))
         if audiences is not None and len(audiences) < 3:

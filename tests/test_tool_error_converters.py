@@ -237,6 +237,15 @@ def test_a_subclass_from_another_module_passes_through(tmp_path, monkeypatch):
     assert rows == [("pkg/server.py", 14)]
 
 
+def test_a_project_without_an_mcp_import_reads_no_class(tmp_path):
+    from errlint.project_scan import project_registry
+
+    (tmp_path / "a.py").write_text("class A(ToolError):\n    pass\n")
+    scan = PassThroughScan()
+    project_registry([tmp_path / "a.py"], (), None, scan)
+    assert scan.classes() == frozenset() and scan.bases == {}
+
+
 def test_the_scan_links_classes_by_the_stack_imports_of_their_own_file():
     scan = PassThroughScan()
     scan.add("from fastmcp import exceptions as fx\nclass A(fx.ToolError):\n    pass\n")
