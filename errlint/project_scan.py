@@ -60,6 +60,7 @@ def scan_caught_names(text: str) -> frozenset:
 _CLASS = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.M)
 _USES_STACK = re.compile(rb"^[ \t]*(?:from|import)[ \t]+(?:mcp|fastmcp)\b", re.M)
 _STACK_IMPORT = re.compile(r"^[ \t]*from[ \t]+((?:mcp|fastmcp)(?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_STACK_MODULE_IMPORT = re.compile(r"^[ \t]*import[ \t]+((?:mcp|fastmcp)(?:\.\w+)*)(?:[ \t]+as[ \t]+(\w+))?[ \t]*$", re.M)
 
 
 def scan_class_bases(text: str) -> List[Tuple[str, Tuple[str, ...]]]:
@@ -85,17 +86,23 @@ def scan_stack_imports(text: str) -> Dict[str, str]:
             words = part.split("#", 1)[0].split()
             if len(words) == 1 or len(words) == 3 and words[1] == "as":
                 out[words[-1]] = f"{match.group(1)}.{words[0]}"
+    for match in _STACK_MODULE_IMPORT.finditer(text):  # `import mcp.server.mcpserver.exceptions as mcp_exc`
+        if match.group(2):
+            out[match.group(2)] = match.group(1)
     return out
 
 
 class PassThroughScan:
-    """Project classes that derive, across modules, from a class the MCP stack passes through with its
-    text (`class DocumentationToolError(ToolError)` in util.py, raised in server.py). Classes are
-    linked by their last name; a root's base must be imported from mcp or fastmcp in its own file."""
+    """Project classes that derive, across modules, from a class an MCP stack passes through with its
+    text (`class DocumentationToolError(ToolError)` in util.py, raised in server.py), per stack:
+    `classes()` holds "mcp2:Name" and "fastmcp:Name" entries, since each stack passes only its own
+    classes through. Classes are linked by their last name; a root's base must be imported from the
+    stack in its own file; a name that some module defines without such a base is left out (the
+    raise may be that other class)."""
 
     def __init__(self) -> None:
-        self.bases: Dict[str, Set[str]] = {}
-        self.found: Set[str] = set()
+        # class name -> each definition: (its base names, the stacks whose pass-through class it names)
+        self.definitions: Dict[str, List[Tuple[Set[str], Set[str]]]] = {}
         self._paths: List[Path] = []  # files that define classes, read only if the project uses a stack
         self._stack = False
 
@@ -108,17 +115,20 @@ class PassThroughScan:
             self._stack = True
 
     def add(self, text: str) -> None:
-        from .extract.tool_error_converters import passes_through
+        from .extract.tool_error_converters import stack_passing
 
         classes = scan_class_bases(text)
         if not classes:
             return
         imported = scan_stack_imports(text)
         for name, bases in classes:
-            self.bases.setdefault(name, set()).update(b.rsplit(".", 1)[-1] for b in bases)
-            head = {b: imported.get(b.split(".", 1)[0], "") for b in bases}
-            if any(passes_through(b) or head[b] and passes_through(head[b] + b[len(b.split(".", 1)[0]):]) for b in bases):
-                self.found.add(name)
+            stacks = set()
+            for base in bases:
+                head, _, rest = base.partition(".")
+                stack = stack_passing(base) or (stack_passing(imported[head] + ("." + rest if rest else "")) if head in imported else "")
+                if stack:
+                    stacks.add(stack)
+            self.definitions.setdefault(name, []).append(({b.rsplit(".", 1)[-1] for b in bases}, stacks))
 
     def classes(self) -> frozenset:
         if self._stack:
@@ -128,13 +138,18 @@ class PassThroughScan:
                 except OSError:
                     continue
         self._paths = []
-        found = set(self.found)
-        changed = bool(found)
+        found: Dict[str, Set[str]] = {}
+        changed = True
         while changed:
-            more = {name for name, bases in self.bases.items() if name not in found and bases & found}
-            found |= more
-            changed = bool(more)
-        return frozenset(found)
+            changed = False
+            for name, definitions in self.definitions.items():
+                for stack in ("mcp2", "fastmcp"):
+                    # every definition of the name derives from a class passing through on this stack
+                    if stack not in found.get(name, ()) and all(
+                            stack in roots or any(stack in found.get(b, ()) for b in bases) for bases, roots in definitions):
+                        found.setdefault(name, set()).add(stack)
+                        changed = True
+        return frozenset(f"{stack}:{name}" for name, stacks in found.items() for stack in stacks)
 
 
 _LITERAL_ALIAS = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[ \t]*(?:typing\.)?TypeAlias[ \t]*)?=[ \t]*(?:typing\.|t\.)?Literal\[([^\]]*)\]", re.M)

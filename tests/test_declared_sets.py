@@ -53,11 +53,13 @@ UNREACHABLE = {
             else:
                 raise ValueError(f"Unsupported format: {fmt}")
     """,
-    "optional_alias_in_a_helper": """
-        from typing import Literal, Optional
+    "alias_on_a_validated_function": """
+        from typing import Literal
+        from pydantic import validate_call
         Unit = Literal["ms", "s", "min"]
 
-        def to_seconds(value: float, unit: Optional[Unit] = None) -> float:
+        @validate_call
+        def to_seconds(value: float, unit: Unit) -> float:
             if unit == "ms":
                 return value / 1000
             if unit == "s":
@@ -92,6 +94,49 @@ def test_an_else_no_declared_value_reaches_is_not_judged(name):
 
 
 STILL_JUDGED = {
+    # None is allowed too, and reaches the `else`
+    "optional_literal_on_a_tool": ("""
+        from typing import Literal, Optional
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        def export(fmt: Optional[Literal["csv", "json"]] = None) -> str:
+            if fmt == "csv":
+                return "a,b"
+            elif fmt == "json":
+                return "{}"
+            raise ValueError(f"Unsupported format: {fmt}")
+    """, 12),
+    # a helper's `Literal` is a hint: a tool may pass it any string
+    "literal_on_a_helper": ("""
+        from typing import Literal
+
+        def to_seconds(value: float, unit: Literal["ms", "s"]) -> float:
+            if unit == "ms":
+                return value / 1000
+            if unit == "s":
+                return value
+            raise ValueError(f"Unknown unit: {unit}")
+    """, 9),
+    # the parameter is rebound from configuration before the chain
+    "rebound_before_the_chain": ("""
+        from typing import Literal
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        def export(fmt: Literal["csv", "json"]) -> str:
+            fmt = CONFIG.get("format", fmt)
+            if fmt == "csv":
+                return "a,b"
+            elif fmt == "json":
+                return "{}"
+            raise ValueError(f"Unsupported format: {fmt}")
+    """, 13),
+    # an optional option with no default is None when left out
+    "choice_without_a_default": (CLICK.format(options='@click.option("--transport", type=click.Choice(["stdio", "sse"]))',
+                                              params="transport"), 12),
     # "tsv" is declared but not handled: the raise is reachable
     "declared_value_left_unhandled": ("""
         from typing import Literal
@@ -129,9 +174,11 @@ def test_an_alias_defined_in_another_module(tmp_path, monkeypatch):
     (tmp_path / "pkg" / "__init__.py").write_text("")
     (tmp_path / "pkg" / "kinds.py").write_text('from typing import Literal, TypeAlias\n\nObjectType: TypeAlias = Literal[\n    "table",\n    "view",\n]\n')
     (tmp_path / "pkg" / "parse.py").write_text(textwrap.dedent("""\
+        from fastmcp import FastMCP
         from pkg.kinds import ObjectType
 
-
+        mcp = FastMCP("x")
+        @mcp.tool()
         def parse(kind: ObjectType, other: str) -> str:
             if kind == "table":
                 return "T"
@@ -148,7 +195,7 @@ def test_an_alias_defined_in_another_module(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--select", ",".join(PARTS), "--output-format", "json", "."])
     rows = sorted({(d["filename"].replace("\\", "/"), d["location"]["row"]) for d in json.loads(result.output)})
-    assert rows == [("pkg/parse.py", 15)]
+    assert rows == [("pkg/parse.py", 17)]
 
 
 def test_the_alias_scan_reads_literals_and_drops_clashing_names():

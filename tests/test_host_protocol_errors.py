@@ -1,7 +1,7 @@
-"""A protocol error that is the protocol's own business (an unknown tool name, a handshake or
-capability code, a resource handler's not-found) is read by the client host, which holds the tool and
-resource lists: AEM602 leaves it alone, and no missing-part rule asks it for a value, an allowed list
-or a next step (`checks.protocol_errors`). A tool failure raised as a protocol error is still both."""
+"""A protocol error that rejects a tool name or reports a resource not found is read by the client
+host, which holds the tool and resource lists: no missing-part rule asks it for a value, an allowed
+list or a next step (`checks.protocol_errors`). A handshake code on an argument check, tool arguments
+rejected as a protocol error, and a tool failure raised as one are still judged."""
 from __future__ import annotations
 
 import textwrap
@@ -61,19 +61,6 @@ HOST_READS = {
                 raise McpError(ErrorData(code=-32002, message="Resource not found"))
             return book_id
     """,
-    "method_not_found_code": """
-        from mcp.server.fastmcp import FastMCP
-        from mcp.shared.exceptions import McpError
-        from mcp.types import METHOD_NOT_FOUND, ErrorData
-
-        mcp = FastMCP("x")
-
-        @mcp.tool()
-        def sample(kind: str) -> str:
-            if kind == "sampling":
-                raise McpError(ErrorData(code=METHOD_NOT_FOUND, message="Sampling is not supported"))
-            return kind
-    """,
 }
 
 
@@ -96,6 +83,42 @@ def test_an_unknown_tool_reply_the_model_reads_is_still_judged():
             raise ValueError("That tool does not exist")
     """
     assert found(code) == [(10, "AEM202"), (10, "AEM204")]
+
+
+def test_an_argument_check_raised_with_a_handshake_code_is_judged_for_its_parts():
+    # AEM602 leaves handshake codes alone, but the text rejects the reader's argument
+    code = """
+        from mcp.server.fastmcp import FastMCP
+        from mcp.shared.exceptions import McpError
+        from mcp.types import METHOD_NOT_FOUND, ErrorData
+
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        def sample(kind: str) -> str:
+            if kind == "sampling":
+                raise McpError(ErrorData(code=METHOD_NOT_FOUND, message="Sampling is not supported"))
+            return kind
+    """
+    assert found(code) == [(11, "AEM201"), (11, "AEM203")]
+
+
+def test_tool_arguments_rejected_as_a_protocol_error_are_judged():
+    code = """
+        from mcp import MCPError
+        from mcp.server.mcpserver import MCPServer
+        from mcp.types import INVALID_PARAMS
+
+        server = MCPServer("units")
+        UNITS = {"m", "ft"}
+
+        @server.tool()
+        def convert(value: float, unit: str) -> float:
+            if unit not in UNITS:
+                raise MCPError(code=INVALID_PARAMS, message="Invalid tool arguments")
+            return value
+    """
+    assert found(code) == [(12, "AEM202"), (12, "AEM204"), (12, "AEM602")]
 
 
 def test_a_tool_failure_raised_as_a_protocol_error_is_still_judged():

@@ -49,7 +49,7 @@ def test_missing_file_for_an_agent_still_asks_where_to_get_one():
     "f'A part of the workbook is not well-formed XML ({path}).'",
     # what the reader handed over, named by the kind of content, with no value shown
     "'A part of the workbook is not well-formed XML.'",
-    "'The VBA project contains a truncated stream.'",
+    '"The workbook\'s VBA project contains a truncated stream."',
     "'The uploaded archive is malformed.'",
     "'xl/metadata.xml has an unexpected layout.'",
     "'The document uses an unsupported encoding.'",
@@ -63,7 +63,13 @@ def test_broken_file_the_reader_named(text):
     "'Internal state is corrupted'", "'The server is broken.'",
     # broken, but not content the reader handed over
     "'The upstream sent a malformed response.'", "'Port is not a valid integer.'",
-    "f'{code} is not a valid project name.'",
+    "f'{code} is not a valid project name.'", "f'{code!r} is not a valid project.'",
+    # broken, but not content the reader handed over
+    "'The project has an unexpected layout.'", "'The export stream was truncated.'",
+    # a prerequisite named only by a generic noun
+    "'This command requires GitLab credentials to be set'",
+    "'Exporting requires storage to be configured'",
+    "'The PDF backend requires optional dependencies to be installed'",
 ])
 def test_broken_without_a_named_object_still_flagged(text):
     assert flagged(TOOL, text)
@@ -78,6 +84,7 @@ def test_broken_without_a_named_object_still_flagged(text):
     """'The package command requires "docker" to be installed and configured'""",
     "'This command needs the ssh-agent to be running'",
     "f'--sign requires gpg to be on PATH (got {code})'",
+    "'This export requires Node.js 18+ to be installed'",
 ])
 def test_requirement_or_waiting_notice(text):
     assert not flagged(CLI, text)

@@ -48,6 +48,10 @@ NOT_SECRETS = {
                 raise HTTPException(status_code=400, detail={"code": ErrorCode.ACCESS_TOKEN_ALREADY_EXPIRED, "reason": "log in again"})
             return user
     """,
+    "measures_with_a_unit": """
+        def check(token_lifetime_minutes, session_timeout_ms):
+            raise ValueError(f"token_lifetime_minutes={token_lifetime_minutes} exceeds session_timeout_ms={session_timeout_ms}")
+    """,
     "config_option_names_the_value": """
         import logging
         log = logging.getLogger(__name__)
@@ -98,6 +102,27 @@ STILL_SECRETS = {
         log = logging.getLogger(__name__)
         def handle(request):
             log.info("auth header: %s", request.headers.get("Authorization", ""))
+    """, 5),
+    # a prefix that reads as a predicate but names a vendor's key (Permit.io)
+    "vendor_key_constant": ("""
+        import os, sys
+        PERMIT_API_KEY = os.environ["PERMIT_API_KEY"]
+        def main():
+            sys.exit(f"Permit rejected the key {PERMIT_API_KEY}")
+    """, 5),
+    # an upper-case name with a condition word, read from the environment, is a secret
+    "condition_word_in_an_env_constant": ("""
+        import os, sys
+        FAILED_JOB_TOKEN = os.environ["FAILED_JOB_TOKEN"]
+        def main():
+            sys.exit(f"cannot notify with {FAILED_JOB_TOKEN}")
+    """, 5),
+    # a section named for secrets holds them, whatever the option is called
+    "secret_section": ("""
+        import click
+        @click.command()
+        def main():
+            raise click.ClickException(f"Key {config.get('credentials', 'openai')} was refused")
     """, 5),
     # a version word does not hide the secret word it follows
     "old_password": ("""

@@ -68,6 +68,15 @@ SWALLOWED = {
                     continue
             return "text", var
     """,
+    "casters_listed_in_a_module_constant": """
+        CASTERS = (boolify, int)
+
+        def convert(var):
+            for caster in CASTERS:
+                with suppress(ValueError):
+                    return caster(var)
+            return var
+    """,
     "suppress_of_a_base_class": """
         def convert(var):
             with suppress(Exception):

@@ -86,6 +86,24 @@ CONVERTED = {
             with as_tool_errors():
                 return row({}, key)
     """,
+    "converter_raising_a_subclass_of_this_module": """
+        class KbError(ToolError):
+            pass
+
+        def kb_errors(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                try:
+                    return fn(*args, **kwargs)
+                except LookupError as e:
+                    raise KbError(f"lookup failed: {e}") from e
+            return wrapper
+
+        @mcp.tool()
+        @kb_errors
+        def article(slug: str) -> str:
+            raise KeyError(f"no article {slug!r}; call search_articles")
+    """,
     "async_wrapper_catching_everything": """
         def guarded(fn):
             @functools.wraps(fn)
@@ -167,6 +185,27 @@ STILL_MASKED = {
     # the wrapper converts what its own check raises, not what the tool raises
     "wrapper_converts_only_its_own_check": (wrapped(
         "try:", "    check_quota()", "except ValueError as e:", "    raise ToolError(str(e)) from e", "return fn(*args, **kwargs)"), 20),
+    # the handler re-raises what it does not convert
+    "conversion_only_on_one_branch": (wrapped(
+        "try:", "    return fn(*args, **kwargs)", "except ValueError as e:", "    if getattr(e, 'public', False):",
+        "        raise ToolError(str(e)) from e", "    raise"), 21),
+    # the converter sits above the registration: the framework calls the unwrapped function
+    "converter_above_the_registration": ("""
+        def tool_errors(fn):
+            def wrapper(*args, **kwargs):
+                try:
+                    return fn(*args, **kwargs)
+                except ValueError as e:
+                    raise ToolError(str(e)) from e
+            return wrapper
+
+        @tool_errors
+        @mcp.tool()
+        def get(item_id: str) -> str:
+            if not item_id.isdigit():
+                raise ValueError(f"item_id must be digits (got {item_id!r})")
+            return item_id
+    """, 19),
     # a decorator that only logs lets the class reach the framework
     "decorator_that_does_not_convert": (wrapped('print("calling", fn.__name__)', "return fn(*args, **kwargs)"), 17),
 }
@@ -183,6 +222,7 @@ def test_a_raise_some_tool_reaches_unconverted_is_still_masked(name):
 SERVER = """\
 from mcp.server.mcpserver import MCPServer
 from pkg.errors import DocError, NotFoundError, PlainError
+from pkg.fast import AppError
 
 mcp = MCPServer("docs")
 
@@ -195,7 +235,18 @@ def read(url: str) -> str:
         raise NotFoundError(f"no page at {url!r}; call search_docs")
     if "old" in url:
         raise PlainError(f"page {url!r} is archived; call search_docs")
+    if "draft" in url:
+        raise AppError(f"page {url!r} is a draft; call search_docs")
     return url
+"""
+
+# fastmcp's ToolError: MCPServer masks it like any other class
+FAST = """\
+from fastmcp.exceptions import ToolError
+
+
+class AppError(ToolError):
+    pass
 """
 
 ERRORS = """\
@@ -227,14 +278,15 @@ def test_a_subclass_from_another_module_passes_through(tmp_path, monkeypatch):
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "docs"\ndependencies = ["mcp>=2.1"]\n')
     (tmp_path / "pkg" / "__init__.py").write_text("")
     (tmp_path / "pkg" / "errors.py").write_text(ERRORS)
+    (tmp_path / "pkg" / "fast.py").write_text(FAST)
     (tmp_path / "pkg" / "server.py").write_text(SERVER)
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--select", "AEM603", "--output-format", "json", "."])
     assert result.exit_code == 1, result.output
     rows = [(d["filename"].replace("\\", "/"), d["location"]["row"]) for d in json.loads(result.output)]
     # DocError (direct, through an alias) and NotFoundError (two modules away) pass; the project's own
-    # `ToolError` is not the SDK's, so its subclass is still masked
-    assert rows == [("pkg/server.py", 14)]
+    # `ToolError` is not the SDK's, and fastmcp's is not MCPServer's, so their subclasses are masked
+    assert rows == [("pkg/server.py", 15), ("pkg/server.py", 17)]
 
 
 def test_a_project_without_an_mcp_import_reads_no_class(tmp_path):
@@ -243,7 +295,7 @@ def test_a_project_without_an_mcp_import_reads_no_class(tmp_path):
     (tmp_path / "a.py").write_text("class A(ToolError):\n    pass\n")
     scan = PassThroughScan()
     project_registry([tmp_path / "a.py"], (), None, scan)
-    assert scan.classes() == frozenset() and scan.bases == {}
+    assert scan.classes() == frozenset() and scan.definitions == {}
 
 
 def test_the_scan_links_classes_by_the_stack_imports_of_their_own_file():
@@ -251,7 +303,11 @@ def test_the_scan_links_classes_by_the_stack_imports_of_their_own_file():
     scan.add("from fastmcp import exceptions as fx\nclass A(fx.ToolError):\n    pass\n")
     scan.add("class B(A):\n    pass\nclass C(Exception):\n    pass\n")
     scan.add("class D(ToolError):\n    pass\n")  # no import of ToolError from a stack here
-    assert scan.classes() == frozenset({"A", "B"})
+    scan.add("import mcp.server.mcpserver.exceptions as mcp_exc\nclass E(mcp_exc.ToolError):\n    pass\n")
+    # F is defined twice: once from mcp's ToolError, once from Exception; a raise of F may be either
+    scan.add("from mcp.server.mcpserver.exceptions import ToolError\nclass F(ToolError):\n    pass\n")
+    scan.add("class F(Exception):\n    pass\n")
+    assert scan.classes() == frozenset({"fastmcp:A", "fastmcp:B", "mcp2:E"})
     assert scan_stack_imports("from mcp.server.mcpserver.exceptions import ToolError as TE, ResourceError\n") == {
         "TE": "mcp.server.mcpserver.exceptions.ToolError",
         "ResourceError": "mcp.server.mcpserver.exceptions.ResourceError",

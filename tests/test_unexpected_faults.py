@@ -78,6 +78,32 @@ def test_unexpected_outside_a_catch_all_is_judged():
     assert rows(body) == [13]
 
 
+@pytest.mark.parametrize("body, row", [
+    # a catch-all around one parse of the reader's value
+    ("""
+        @mcp.tool()
+        def schedule(date: str) -> str:
+            try:
+                day = datetime.date.fromisoformat(date)
+            except Exception:
+                raise ToolError("Unexpected error while reading the date.")
+            return str(day)
+    """, 15),
+    # a client-error status says the reader's request was at fault
+    ("""
+        from fastapi import HTTPException
+
+        def upload(payload: bytes) -> str:
+            try:
+                return payload.decode()
+            except Exception:
+                raise HTTPException(status_code=400, detail="Unexpected error processing the upload")
+    """, 16),
+])
+def test_a_catch_all_about_the_readers_value_is_judged(body, row):
+    assert rows(body) == [row]
+
+
 def test_a_catch_all_wording_a_specific_failure_is_judged():
     body = """
         @mcp.tool()

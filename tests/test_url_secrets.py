@@ -48,6 +48,37 @@ LEAKS = {
             except httpx.HTTPStatusError as e:
                 raise RuntimeError(f"upload to {e.request.url} failed")
     """, 7),
+    "key_formatted_into_a_url_template": ("""
+        import os
+        import requests
+        KEY = os.environ["OWM_API_KEY"]
+        URL = "https://api.example.com/w?q={city}&appid={key}"
+        def weather(city):
+            try:
+                requests.get(URL.format(city=city, key=KEY)).raise_for_status()
+            except requests.HTTPError as e:
+                raise RuntimeError(f"Weather API failed: {e}")
+    """, 10),
+    "key_in_an_urlencoded_query": ("""
+        import os
+        from urllib.parse import urlencode
+        import requests
+        KEY = os.environ["OWM_API_KEY"]
+        def weather(city):
+            try:
+                requests.get(f"https://api.example.com/w?{urlencode({'q': city, 'key': KEY})}").raise_for_status()
+            except requests.HTTPError as e:
+                raise RuntimeError(f"Weather API failed: {e}")
+    """, 10),
+    "key_in_the_clients_params": ("""
+        import httpx
+        def weather(city, token):
+            client = httpx.Client(params={"api_key": token})
+            try:
+                client.get("https://api.example.com/w", params={"q": city}).raise_for_status()
+            except httpx.HTTPStatusError as e:
+                raise RuntimeError(f"Weather API failed: {e}")
+    """, 8),
 }
 
 
@@ -76,6 +107,15 @@ NO_SECRET = {
                 r.raise_for_status()
             except requests.HTTPError as e:
                 raise RuntimeError(f"Alertmanager said: {e}")
+    """,
+    "demo_key_literal_in_a_template": """
+        import requests
+        URL = "https://api.example.com/w?q={city}&appid={key}"
+        def weather(city):
+            try:
+                requests.get(URL.format(city=city, key="demo")).raise_for_status()
+            except requests.HTTPError as e:
+                raise RuntimeError(f"Weather API failed: {e}")
     """,
     "request_made_in_a_helper": """
         import httpx

@@ -75,9 +75,11 @@ class MissingAllowedValues(PartRule):
     longer than `max-listed-values` are left to AEM205 and AEM405. A guard against an attack (path
     traversal, a NUL byte, a request from a foreign `Origin`/`Host`) refuses tersely by design and is
     exempt, as is a check of the project's own code (its parameters get fixed values at every call).
-    So is the final `else` of a chain that handles every value the parameter is declared to take
-    (`Literal[...]`, also through an alias from another module, or `click.Choice`): the framework
-    rejects any other value first, so no reader gets there (the same holds for every AEM2xx rule).
+    So is the final `else` of a chain that handles every value the parameter is declared to take,
+    where something enforces the declaration first: a `Literal[...]` (also through an alias from
+    another module) on an MCP tool or a pydantic `validate_call` function, without `None`; a
+    `click.Choice` that always has a value. No reader gets there (the same holds for every AEM2xx
+    rule).
 
     ## Why is this bad?
     The agent cannot guess the accepted values; naming them turns a retry loop into one correct call.

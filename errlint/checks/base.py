@@ -15,6 +15,7 @@ import libcst as cst
 from ..extract import nodes
 from ..extract.catching import GENERIC_CATCH, catches, raised_class
 from ..extract.context import GuardFacts, guard_facts
+from ..extract.guards import parse_guard
 from ..extract.provenance import Provenance, provenance
 from ..extract.file_facts import FileFacts
 from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Message, Template
@@ -194,7 +195,12 @@ def internal_fault(message: Message) -> bool:
     if any(INTERNAL_FAULT_TEXT.search(t.prose) for t in message.templates):
         return True
     handlers = message.context.handlers
-    return bool(handlers) and "" in catch_all_types(handlers[0].types) and any(UNEXPECTED_TEXT.search(t.prose) for t in message.templates)
+    if not handlers or "" not in catch_all_types(handlers[0].types) or not any(UNEXPECTED_TEXT.search(t.prose) for t in message.templates):
+        return False
+    status = message.extra.get("status")
+    # a catch-all around one parse of an input (`date.fromisoformat(date)`), or one answered with a
+    # client-error status, is about the reader's value, however it is worded
+    return not (isinstance(status, int) and 400 <= status < 500) and parse_guard(message, lambda _: False) is None
 
 
 def catch_all_types(types) -> set:

@@ -13,7 +13,7 @@ from ..extract.tool_error_converters import UNMASKED
 from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message
 from .base import FileContext, Rule, quote
-from .protocol_errors import host_protocol_error
+from .protocol_errors import protocol_business
 
 ERROR_TEXT = re.compile(r"^\W*(error|failed|failure|exception|unable to|could not|couldn't|cannot|can't|invalid|not found)\b|\b(error|failed|exception)\s*:|\bnot found\b|\bunable to\b", re.I)
 RICH_MARKUP = re.compile(r"\[/?[a-z][a-z0-9 #._,=-]*\]")  # "[bold red]Error:[/bold red]"
@@ -218,7 +218,7 @@ class ProtocolErrorForFixableFailure(Rule):
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         function = message.context.function
         code = str(message.extra.get("code", ""))
-        if host_protocol_error(message, ctx):
+        if protocol_business(message, ctx):
             return
         jsonrpc = message.callee == "jsonrpc"
         if jsonrpc and "32602" not in code and "INVALID_PARAMS" not in code:
@@ -343,8 +343,8 @@ def reaches_unmasked(callee: str, stack: str, ctx: FileContext) -> bool:
     prefix, names = UNMASKED.get(stack, ("", set()))
     if not prefix:
         return False
-    if callee.rsplit(".", 1)[-1] in ctx.pass_through:
-        return True  # a project subclass of a pass-through class, defined in another module
+    if f"{stack}:{callee.rsplit('.', 1)[-1]}" in ctx.pass_through:
+        return True  # a project subclass of this stack's pass-through class, defined in another module
     seen, todo = set(), [callee]
     while todo:
         name = todo.pop()

@@ -29,14 +29,15 @@ PATH_NAME = re.compile(r"(^|_)(path|file|filename|dir|directory|folder)$")
 FILE_NOUN = re.compile(r"\b(?:file|directory|folder|path|dir)s?\b", re.I)
 # the file, archive or document the reader named is broken: the step (pass another one, or repair it
 # outside) is plain, and no tool lists sound ones. What a reader hands a program as content:
-_CONTENT = (r"(?:file|directory|folder|path|dir|archive|document|workbook|worksheet|spreadsheet|project|image|"
-            r"package|part|stream|container|attachment|upload|zip|xml|json|yaml|toml|csv|pdf)s?")
+_CONTENT = (r"(?:file|archive|document|workbook|worksheet|spreadsheet|image|attachment|upload|zip|xml|json|"
+            r"yaml|toml|csv|pdf)s?")
+_FORMAT = r"(?:file|archive|zip|xml|json|yaml|toml|csv|pdf|image|document)"
 CONTENT_NOUN = re.compile(rf"\b{_CONTENT}\b", re.I)
 BROKEN_CONTENT = re.compile(
     r"\b(?:damaged|corrupt(?:ed)?|not well-formed|truncated|unreadable|malformed|"
     r"(?:has|have|with|uses?) an? (?:unexpected|unknown|unsupported) (?:layout|structure|format|encoding|code page))\b"
-    # "not a valid OLE compound file", but not "not a valid project name"
-    rf"|\bnot an? valid (?:[\w-]+ ){{0,2}}{_CONTENT}\b(?! (?:name|id|type|number|key)s?\b)", re.I)
+    # "not a valid OLE compound file", "not a valid zip archive"; not "not a valid project"
+    rf"|\bnot an? valid (?:[\w-]+ ){{0,2}}{_FORMAT}\b(?! (?:name|id|type|number|key|path)s?\b)", re.I)
 # a message that names the required input the call left out states the step (pass it): "Missing
 # insight argument", "missing required parameter: {name}", "`query` is required"; a bare "Missing
 # arguments" names nothing to pass

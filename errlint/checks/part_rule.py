@@ -59,7 +59,10 @@ def declared_exhaustive(message: Message, ctx: FileContext) -> bool:
     for membership in ctx.guard(message).memberships:
         if membership.allowed and membership.values:
             handled.setdefault(membership.subject, set()).update(membership.values)
+    scope = message.scope
     for subject, values in handled.items():
+        if scope is not None and any(b.kind != "param" for b in scope.lookup(subject)):
+            continue  # the parameter is rebound before the chain: its declaration no longer holds
         declared = declared_values(function, subject, lambda name: ctx.resolve(message, name), ctx.literal_aliases)
         if declared and declared <= values:
             return True

@@ -1,15 +1,18 @@
-"""The closed set of values a parameter's declaration allows, when the declaration says so:
+"""The closed set of values a parameter's declaration allows, where something enforces it before the
+function runs:
 
-- a `Literal[...]` annotation, also inside `Optional[...]`, `Annotated[..., ...]`, `Union[..., None]`
-  or `... | None`, and through a module-level alias (`ObjectType = Literal["table", "view"]`);
-- a click option or argument declared with `type=click.Choice([...])` (its parameter named by the
+- a `Literal[...]` annotation on an MCP tool's parameter (the framework validates a tool's arguments
+  against their annotations) or on a function decorated with pydantic's `validate_call`; also inside
+  `Annotated[...]`, and through a module-level alias (`ObjectType = Literal["table", "view"]`). A
+  declaration that also allows `None` (`Optional[...]`, `| None`, a `None` default) is not closed:
+  `None` reaches the `else`. A `Literal` on any other function is a hint nothing checks;
+- a click option or argument declared with `type=click.Choice([...])` that always has a value: an
+  argument, a `required=True` option, or an option with a default (its parameter named by the
   explicit name or by the longest flag, as click names it).
 
-An MCP framework validates a tool's arguments against their annotations, and click rejects a value
-outside a `Choice`, before the function runs; a helper's `Literal` is the contract its type-checked
-callers keep. So an `if`/`elif` chain that handles every declared value and raises in its final
-`else` raises for no value a reader can send: the raise is a defensive check, and no missing part
-(value, allowed list, next step) helps anyone (`checks.part_rule`).
+So an `if`/`elif` chain that handles every declared value and raises in its final `else` raises for
+no value a reader can send: the raise is a defensive check, and no missing part (value, allowed
+list, next step) helps anyone (`checks.part_rule`).
 """
 from __future__ import annotations
 
@@ -21,7 +24,8 @@ from ..model import FunctionInfo
 from . import nodes
 
 Resolve = Callable[[str], Optional[cst.CSTNode]]
-_WRAPPERS = {"Optional", "Annotated", "Union", "Required", "NotRequired", "Final"}
+_WRAPPERS = {"Annotated", "Union", "Required", "NotRequired", "Final"}
+_VALIDATING = {"validate_call", "validate_arguments"}
 
 
 def declared_values(function: Optional[FunctionInfo], name: str, resolve: Resolve,
@@ -32,9 +36,12 @@ def declared_values(function: Optional[FunctionInfo], name: str, resolve: Resolv
     node = function.node if function is not None else None
     if node is None or node.__class__ is not cst.FunctionDef:  # exact class tests: see `nodes`
         return None
+    validated = function.role == "tool" or any(d.rsplit(".", 1)[-1] in _VALIDATING for d in function.decorators)
     params = node.params
     for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
-        if param.name.value == name and param.annotation is not None:
+        if param.name.value == name and param.annotation is not None and validated:
+            if param.default is not None and param.default.__class__ is cst.Name and param.default.value == "None":
+                return None  # `x: Literal[...] = None`: None reaches the `else`
             found = _literal(param.annotation.annotation, resolve, 0, aliases or {})
             if found is not None:
                 return found
@@ -50,9 +57,8 @@ def _literal(node: Optional[cst.CSTNode], resolve: Resolve, depth: int, aliases:
         if value is None and node.value in aliases:
             return frozenset(aliases[node.value])
         return _literal(value, resolve, depth + 1, aliases)
-    if cls is cst.BinaryOperation and node.operator.__class__ is cst.BitOr:  # `Literal[...] | None`
-        sides = [s for s in (node.left, node.right) if not (s.__class__ is cst.Name and s.value == "None")]
-        return _literal(sides[0], resolve, depth + 1, aliases) if len(sides) == 1 else None
+    if cls is cst.BinaryOperation:  # `Literal[...] | None` lets None through
+        return None
     if cls is not cst.Subscript:
         return None
     head = nodes.last_name(node.value)
@@ -60,10 +66,8 @@ def _literal(node: Optional[cst.CSTNode], resolve: Resolve, depth: int, aliases:
     if head == "Literal":
         values = [nodes.string_value(v) if nodes.string_value(v) is not None else nodes.number_text(v) for v in elements]
         return frozenset(values) if values and all(v is not None for v in values) else None  # type: ignore[arg-type]
-    if head in _WRAPPERS and elements:
-        kept = [e for e in elements if not (e.__class__ is cst.Name and e.value == "None")]
-        if head == "Annotated":
-            kept = kept[:1]
+    if head in _WRAPPERS and elements:  # `Optional[...]` and a Union with None are not here: None gets through
+        kept = elements[:1] if head == "Annotated" else elements
         return _literal(kept[0], resolve, depth + 1, aliases) if len(kept) == 1 else None
     return None
 
@@ -79,9 +83,16 @@ def _choice(decorators: Iterable[cst.Decorator], name: str) -> Optional[FrozenSe
             continue
         if _option_param(call) != name:
             continue
+        if nodes.last_name(call.func) == "option" and not nodes.is_true(nodes.keyword_arg(call, "required")) and _no_default(call):
+            return None  # an optional option with no default is None when left out
         values = nodes.literal_values(kind.args[0].value)
         return frozenset(values) if values else None
     return None
+
+
+def _no_default(call: cst.Call) -> bool:
+    default = nodes.keyword_arg(call, "default")
+    return default is None or default.__class__ is cst.Name and default.value == "None"
 
 
 def _option_param(call: cst.Call) -> str:

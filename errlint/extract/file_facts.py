@@ -110,7 +110,9 @@ class FactsAssembly:
         own: Dict[int, Set[str]] = {}
         for raw in self.raw:
             function, handlers = raw.context.function, raw.context.handlers
-            if function is None or not handlers or not passes_through(raw.callee) or not wraps_its_caller(function, handlers[0]):
+            if function is None or not handlers or handlers[0].node is None or not self._passes_through(raw.callee):
+                continue
+            if not wraps_its_caller(function, handlers[0], self.code(handlers[0].node.body)):
                 continue
             own.setdefault(id(function), set()).update(handler_classes(handlers[0].types, raw.scope.value, self.qualify))
         if not own:
@@ -118,6 +120,19 @@ class FactsAssembly:
         converted = converted_by_tools(self.functions, own)
         for info in self.functions:
             info.converted = covered(info, converted)
+
+    def _passes_through(self, callee: str) -> bool:
+        """`callee` is a class the stack passes through, or a class of this module derived from one."""
+        todo, seen = [callee], set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if passes_through(name):
+                return True
+            todo.extend(self.class_bases.get(name.rsplit(".", 1)[-1], ()))
+        return False
 
     def _messages(self, raw: RawSink) -> List[Message]:
         builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching) if raw.reaching else raw.scope, self.qualify, self.code)

@@ -53,6 +53,7 @@ from .value_names import (
     catches_os_error,
     caught_kinds,
     is_secret_name,
+    names_a_condition,
     is_textual,
     relayed_error,
     snake,
@@ -60,6 +61,12 @@ from .value_names import (
 
 # a receiver named for configuration: its two-string `get("auth", "type")` is (section, option)
 CONFIG_RECEIVER = re.compile(r"(^|_)(conf|config|configuration|cfg|settings|parser|ini)$")
+def _class_name(node: cst.CSTNode) -> bool:
+    """A CamelCase class name (`ErrorCode`), not an instance (`settings`)."""
+    name = nodes.last_name(node)
+    return bool(name) and name[:1].isupper() and not name.isupper()
+
+
 # an option name, not a default value (`config.get("api_key", "")`, `config.get("url", "http://x")`)
 OPTION_KEY = re.compile(r"^[a-z_][a-z0-9_-]*$")
 
@@ -286,8 +293,8 @@ class PlaceholderKinds:
             return frozenset({ENV_DUMP, UNBOUNDED}), self.code(expr)  # Flask's app.config holds SECRET_KEY
         kinds: Set[str] = set()
         detail = ""
-        if is_secret_name(attr):
-            kinds.add(SECRET)
+        if is_secret_name(attr) and not (names_a_condition(attr) and _class_name(expr.value)):
+            kinds.add(SECRET)  # (`ErrorCode.LOGIN_BAD_CREDENTIALS` is a code)
             detail = self.code(expr)
         low = snake(attr)
         if "retry_after" in low:
@@ -434,7 +441,11 @@ class PlaceholderKinds:
                 key = nodes.string_value(first)
                 option = nodes.string_value(args[1]) if len(args) > 1 else None
                 if option and OPTION_KEY.match(option) and CONFIG_RECEIVER.search(snake(nodes.last_name(func.value) or "")):
-                    key = option  # ConfigParser.get(section, option): the option names the value
+                    # ConfigParser.get(section, option): the option names the value; a section named
+                    # for a secret (`get("credentials", "openai")`) holds secrets unless the option
+                    # says what else it is (`get("auth", "type")`)
+                    if not (key and is_secret_name(key)) or not is_secret_name("secret_" + option):
+                        key = option
                 if base & {ENV_DUMP} and key:
                     if is_secret_name(key):
                         return frozenset({SECRET}), code

@@ -10,8 +10,9 @@ The framework then never sees the `ValueError`, so it masks nothing (AEM603).
   when the `try` runs what it wraps (the `yield` of a `@contextmanager`, or a call of the function a
   decorator received), plus what its nested functions convert (a decorator's `wrapper`) and what the
   `@contextmanager` functions it calls convert (the `with` it opens).
-- A tool is *wrapped* by what its decorators convert and what the context managers it calls
-  convert.
+- A tool is *wrapped* by what its decorators below the registering one (`@mcp.tool()`) convert, and
+  by what the context managers it calls convert. A handler that re-raises some of what it catches
+  (a bare `raise` on some branch) converts nothing.
 - A function reached from tools is covered by what every tool reaching it is wrapped by (the
   intersection): one unwrapped tool reaching it is enough for the raw class to reach the framework.
 
@@ -22,6 +23,7 @@ raises stay reported (the conservative side).
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set
 
 import libcst as cst
@@ -36,8 +38,20 @@ UNMASKED = {
                                                  "AuthorizationError", "InsufficientScopeError"})),
     "mcp2": ("mcp.server.mcpserver.exceptions.", frozenset({"MCPServerError", "ToolError", "ResourceError", "ResourceNotFoundError"})),
 }
+RERAISE = re.compile(r"^\s*raise\s*(?:#.*)?$", re.M)
 _PASS_THROUGH = frozenset(n for _, names in UNMASKED.values() for n in names)
 _CONTEXT_MANAGERS = ("contextmanager", "asynccontextmanager")
+_REGISTRARS = {"tool", "call_tool"}
+
+
+def stack_passing(callee: str) -> str:
+    """The stack ("mcp2" or "fastmcp") that passes a raise of `callee` through with its text, or ""."""
+    for stack, (prefix, names) in UNMASKED.items():
+        if callee.startswith(prefix) and callee[len(prefix):] in names:
+            return stack
+        if callee.split(".", 1)[0] == prefix.split(".", 1)[0] and callee.rsplit(".", 1)[-1] in names - {"ValidationError"}:
+            return stack
+    return ""
 
 
 def passes_through(callee: str) -> bool:
@@ -67,9 +81,12 @@ def handler_classes(types: Sequence[str], value_of: Callable[[str], Optional[cst
     return out
 
 
-def wraps_its_caller(function: FunctionInfo, handler: Handler) -> bool:
+def wraps_its_caller(function: FunctionInfo, handler: Handler, handler_code: str) -> bool:
     """The handler's `try` runs what the converter wraps: the `yield` of a context manager, or a call
-    of the function a decorator received (`return fn(*args, **kwargs)`), not a check of its own."""
+    of the function a decorator received (`return fn(*args, **kwargs)`), not a check of its own; and
+    the handler converts every time (no bare `raise` that lets some of them through)."""
+    if RERAISE.search(handler_code):
+        return False
     if _is_context_manager(function):
         return True
     wrapped = set()
@@ -92,7 +109,7 @@ def converted_by_tools(functions: Sequence[FunctionInfo], own: Dict[int, Set[str
         if tool.role not in ("tool", "lowlevel"):
             continue
         wrapped: Set[str] = set()
-        for deco in tool.decorators:
+        for deco in _below_registration(tool.decorators):
             for target in by_name.get(deco.rsplit(".", 1)[-1], ()):
                 wrapped |= converts.get(id(target), set())
         for called in tool.calls:
@@ -103,6 +120,15 @@ def converted_by_tools(functions: Sequence[FunctionInfo], own: Dict[int, Set[str
             key = id(info)
             out[key] = out[key] & frozenset(wrapped) if key in out else frozenset(wrapped)
     return out
+
+
+def _below_registration(decorators: Sequence[str]) -> Sequence[str]:
+    """The decorators applied before the tool is registered (those written below `@mcp.tool()`): a
+    converter above it wraps a function the framework never calls."""
+    for i, deco in enumerate(decorators):
+        if deco.rsplit(".", 1)[-1] in _REGISTRARS:
+            return decorators[i + 1:]
+    return decorators
 
 
 def _is_context_manager(info: FunctionInfo) -> bool:

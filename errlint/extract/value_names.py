@@ -27,10 +27,13 @@ SECRET_ALLOW = re.compile(
     r"_endpoint|_use|_format|_claim|_scopes?|_method|_mode|_status|_version|(?<!session)_id|_ids|_exists|_required|"
     r"_id_?name|_kind|_scheme|_expiry|_expires(_at)?|_ttl|_hint|_prefix|_suffix|_mask(ed)?|_masked|_preview|"
     # a measure or a switch about the secret: `auth_delay`, `token_timeout`, `sharing_enabled`
-    r"_delay|_timeout|_interval|_seconds|_secs|_attempts|_retries|_enabled|_disabled|_allowed|_flag)$"
-    r"|^(max_|min_|num_|n_|has_|is_|use_|needs?_|requires?_|missing_|no_|valid_|"
-    # a predicate about the secret: `permit_create_token`, `allow_token_auth`
-    r"permits?_|allows?_|enables?_|disables?_|can_|should_|must_)"
+    r"_delay|_timeout|_interval|_seconds|_secs|_ms|_minutes?|_mins?|_hours?|_days?|_lifetime|_age|_attempts|"
+    r"_retries|_enabled|_disabled|_allowed|_flag)$"
+    r"|^(max_|min_|num_|n_|has_|is_|use_|needs?_|requires?_|missing_|no_|valid_)"
+    # a predicate about an action on the secret: `permit_create_token`, `allow_token_refresh`; not
+    # `PERMIT_API_KEY` (Permit.io's key)
+    r"|^(permits?|allows?|enables?|disables?|can|should|must)_(create|issue|generate|refresh|rotate|revoke|reuse|use|share|"
+    r"send|store|save|cache|log|read|write|accept|require|renew|token_\w+)_?"
     r"|(^|_)(page|next|continuation|pagination|sync|cursor)_token($|_)"
     # names that say they hold an error or a message about the secret, not the secret
     r"|_(error|errors|err|msg|message|messages|reason|exc|exception|failure|problem|warning|description)$"
@@ -96,21 +99,25 @@ def snake(name: str) -> str:
 # a trailing word that says which version of a value it is, not what the value is: `auth_delay_old`
 # is a delay
 VERSION_WORD = re.compile(r"(_(old|new|prev|previous|current|last|orig|original|before|after))+$")
-# a word for a condition: an upper-case constant with one names a failure about a secret
-# (`ErrorCode.LOGIN_BAD_CREDENTIALS`, `TOKEN_EXPIRED`), not a secret
+# a word for a condition: a class's upper-case constant with one names a failure about a secret
+# (`ErrorCode.LOGIN_BAD_CREDENTIALS`, `Reason.TOKEN_EXPIRED`), not a secret (`names_a_condition`)
 CONDITION_WORD = re.compile(r"(^|_)(bad|invalid|wrong|incorrect|expired|revoked|rejected|denied|missing|unknown|mismatch(ed)?|already|failed|not)(_|$)")
 
 
 def is_secret_name(name: str) -> bool:
     """True for identifiers that name a secret value (detect-secrets' keyword idea). The name's last
     word says what the value is (`auth_delay` is a delay, `permit_create_token` a switch), ignoring
-    words for a version (`_old`); an upper-case constant that names a condition is a code."""
+    words for a version (`_old`)."""
     low = snake(name)
     if not SECRET_NAME.search(low):
         return False
-    if name.isupper() and CONDITION_WORD.search(low):
-        return False
     return not SECRET_ALLOW.search(low) and not SECRET_ALLOW.search(VERSION_WORD.sub("", low))
+
+
+def names_a_condition(attr: str) -> bool:
+    """An upper-case constant of a class whose name says a condition about a secret
+    (`ErrorCode.LOGIN_BAD_CREDENTIALS`, `Reason.TOKEN_EXPIRED`): an error code, not a secret."""
+    return attr.isupper() and bool(CONDITION_WORD.search(attr.lower()))
 
 
 # Exceptions whose text names the file they failed on (OSError's subclasses and aliases), and the

@@ -329,6 +329,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             refs = self.links.table_refs(listed, self)  # `for caster in (boolify, int): caster(s)` calls each
             if refs:
                 self.links.tables[name] = refs
+        if stmt.target.__class__ is cst.Name and stmt.iter.__class__ is cst.Name and stmt.iter.value in self.links.tables:
+            self.links.tables[stmt.target.value] = self.links.tables[stmt.iter.value]  # `for load in LOADERS:`
         self.body_of(stmt)
         if stmt.orelse is not None:
             self.body_of(stmt.orelse)
