@@ -206,6 +206,23 @@ STILL_MASKED = {
                 raise ValueError(f"item_id must be digits (got {item_id!r})")
             return item_id
     """, 19),
+    # the `with` covers only the first part of the tool body
+    "context_manager_around_part_of_the_body": ("""
+        @contextmanager
+        def as_tool_errors():
+            try:
+                yield
+            except ValueError as e:
+                raise ToolError(str(e)) from e
+
+        @mcp.tool()
+        def read(key: str) -> str:
+            with as_tool_errors():
+                pass
+            if not key.isdigit():
+                raise ValueError(f"key must be digits (got {key!r})")
+            return key
+    """, 19),
     # a decorator that only logs lets the class reach the framework
     "decorator_that_does_not_convert": (wrapped('print("calling", fn.__name__)', "return fn(*args, **kwargs)"), 17),
 }

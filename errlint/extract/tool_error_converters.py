@@ -11,7 +11,7 @@ The framework then never sees the `ValueError`, so it masks nothing (AEM603).
   decorator received), plus what its nested functions convert (a decorator's `wrapper`) and what the
   `@contextmanager` functions it calls convert (the `with` it opens).
 - A tool is *wrapped* by what its decorators below the registering one (`@mcp.tool()`) convert, and
-  by what the context managers it calls convert. A handler that re-raises some of what it catches
+  by what the context managers of a `with` around its whole body convert. A handler that re-raises some of what it catches
   (a bare `raise` on some branch) converts nothing.
 - A function reached from tools is covered by what every tool reaching it is wrapped by (the
   intersection): one unwrapped tool reaching it is enough for the raw class to reach the framework.
@@ -29,6 +29,7 @@ from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence
 import libcst as cst
 
 from ..model import FunctionInfo, Handler
+from . import nodes
 from .catching import GENERIC_CATCH
 
 # The classes each MCP stack passes through with their text (checked against mcp 2.3.0 and
@@ -112,7 +113,7 @@ def converted_by_tools(functions: Sequence[FunctionInfo], own: Dict[int, Set[str
         for deco in _below_registration(tool.decorators):
             for target in by_name.get(deco.rsplit(".", 1)[-1], ()):
                 wrapped |= converts.get(id(target), set())
-        for called in tool.calls:
+        for called in _body_context_managers(tool):
             for target in by_name.get(called, ()):
                 if _is_context_manager(target):
                     wrapped |= converts.get(id(target), set())
@@ -129,6 +130,19 @@ def _below_registration(decorators: Sequence[str]) -> Sequence[str]:
         if deco.rsplit(".", 1)[-1] in _REGISTRARS:
             return decorators[i + 1:]
     return decorators
+
+
+def _body_context_managers(info: FunctionInfo) -> Set[str]:
+    """The context managers a `with` around the function's whole body opens (`with reported():` as
+    its only statement, after a docstring); one around part of the body covers only that part."""
+    node = info.node
+    body = list(getattr(getattr(node, "body", None), "body", ()))
+    if body and body[0].__class__ is cst.SimpleStatementLine and body[0].body and body[0].body[0].__class__ is cst.Expr \
+            and body[0].body[0].value.__class__ in (cst.SimpleString, cst.ConcatenatedString):  # exact class tests: see `nodes`
+        body = body[1:]  # the docstring
+    if len(body) != 1 or body[0].__class__ is not cst.With:
+        return set()
+    return {nodes.last_name(item.item.func) for item in body[0].items if item.item.__class__ is cst.Call}
 
 
 def _is_context_manager(info: FunctionInfo) -> bool:
