@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tupl
 import libcst as cst
 
 from ..extract import nodes
-from ..extract.catching import GENERIC_CATCH, catches, raised_class
+from ..extract.catching import GENERIC_CATCH, catches, class_key, raised_class
 from ..extract.context import GuardFacts, guard_facts
 from ..extract.guards import parse_guard
 from ..extract.provenance import Provenance, provenance
@@ -195,17 +195,12 @@ def internal_fault(message: Message) -> bool:
     if any(INTERNAL_FAULT_TEXT.search(t.prose) for t in message.templates):
         return True
     handlers = message.context.handlers
-    if not handlers or "" not in catch_all_types(handlers[0].types) or not any(UNEXPECTED_TEXT.search(t.prose) for t in message.templates):
+    if not handlers or not any(t in GENERIC_CATCH for t in handlers[0].types) or not any(UNEXPECTED_TEXT.search(t.prose) for t in message.templates):
         return False
     status = message.extra.get("status")
     # a catch-all around one parse of an input (`date.fromisoformat(date)`), or one answered with a
     # client-error status, is about the reader's value, however it is worded
     return not (isinstance(status, int) and 400 <= status < 500) and parse_guard(message, lambda _: False) is None
-
-
-def catch_all_types(types) -> set:
-    """The classes an `except` over `types` catches, with "" for a catch-all (`except:`, `Exception`)."""
-    return {"" if t in GENERIC_CATCH else t for t in types}
 
 
 def internal_signal(message: Message, ctx: "FileContext") -> bool:
@@ -276,7 +271,7 @@ def caught_locally(message: Message) -> bool:
     cls = raised_class(message)
     if cls is None or not message.context.catching:
         return False
-    around = ["" if t in GENERIC_CATCH else t.rsplit(".", 1)[-1] for t in message.context.catching]
+    around = [class_key(t) for t in message.context.catching]
     if not catches(around, cls, {}):
         return False
     return catches(message.context.replacing, cls, {}) or not any(t.prose.strip() or t.placeholders for t in message.templates)

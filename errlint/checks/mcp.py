@@ -9,7 +9,7 @@ import libcst as cst
 
 from ..extract.catching import ancestors
 from ..extract.sinks import TOOL_ERROR_IMPORT
-from ..extract.tool_error_converters import UNMASKED
+from ..extract.tool_error_converters import UNMASKED, stack_passing
 from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message
 from .base import FileContext, Rule, quote
@@ -216,7 +216,6 @@ class ProtocolErrorForFixableFailure(Rule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
-        function = message.context.function
         code = str(message.extra.get("code", ""))
         if protocol_business(message, ctx):
             return
@@ -340,8 +339,7 @@ class MessageMaskedByFramework(Rule):
 def reaches_unmasked(callee: str, stack: str, ctx: FileContext) -> bool:
     """True when the raised class is one the stack passes through unmasked, or a subclass of one
     defined in this file (`class NotFound(ToolError)`, fastmcp's `ValidationError`)."""
-    prefix, names = UNMASKED.get(stack, ("", set()))
-    if not prefix:
+    if stack not in UNMASKED:
         return False
     if f"{stack}:{callee.rsplit('.', 1)[-1]}" in ctx.pass_through:
         return True  # a project subclass of this stack's pass-through class, defined in another module
@@ -351,7 +349,7 @@ def reaches_unmasked(callee: str, stack: str, ctx: FileContext) -> bool:
         if name in seen:
             continue
         seen.add(name)
-        if name.startswith(prefix) and name[len(prefix):] in names or name.startswith(prefix.split(".")[0] + ".") and name.rsplit(".", 1)[-1] in names - {"ValidationError"}:
+        if stack_passing(name) == stack:
             return True
         todo.extend(ctx.facts.class_bases.get(name, ()))
     return False

@@ -24,6 +24,11 @@ GENERIC_CATCH = frozenset({"", "Exception", "BaseException", "builtins.Exception
 _SURFACING = re.compile(r"^\s*raise\s*$|\bsys\.exc_info\(|\btraceback\.(format_exc|print_exc|format_exception)\(|\.exception\(|exc_info\s*=\s*True", re.M)
 
 
+def class_key(name: str) -> str:
+    """A caught class by its last dotted name, "" for a catch-all (`Exception`, `BaseException`)."""
+    return "" if name in GENERIC_CATCH else name.rsplit(".", 1)[-1]
+
+
 def handler_types(handler: cst.ExceptHandler, qualify: Callable[[cst.CSTNode], str]) -> Tuple[str, ...]:
     """The classes one `except` clause catches, by last name ("" for a catch-all)."""
     if handler.type is None:
@@ -32,7 +37,7 @@ def handler_types(handler: cst.ExceptHandler, qualify: Callable[[cst.CSTNode], s
     out = []
     for el in elements:
         name = qualify(el) or nodes.dotted(el)
-        out.append("" if name in GENERIC_CATCH else name.rsplit(".", 1)[-1])
+        out.append(class_key(name))
     return tuple(out)
 
 

@@ -30,7 +30,7 @@ import libcst as cst
 
 from ..model import FunctionInfo, Handler
 from . import nodes
-from .catching import GENERIC_CATCH
+from .catching import class_key
 
 # The classes each MCP stack passes through with their text (checked against mcp 2.3.0 and
 # fastmcp 4.2.3): a module prefix and the class names under it
@@ -65,10 +65,6 @@ def passes_through(callee: str) -> bool:
     return root in ("mcp", "fastmcp") and callee.rsplit(".", 1)[-1] in _PASS_THROUGH
 
 
-def _last(name: str) -> str:
-    return "" if name in GENERIC_CATCH else name.rsplit(".", 1)[-1]
-
-
 def handler_classes(types: Sequence[str], value_of: Callable[[str], Optional[cst.CSTNode]], qualify: Callable[[cst.CSTNode], str]) -> Set[str]:
     """The classes an `except` over `types` catches, by last name; a name bound to a tuple of classes
     (`ANTICIPATED_ERRORS = (ValueError, git.GitError)`) stands for its elements."""
@@ -76,9 +72,9 @@ def handler_classes(types: Sequence[str], value_of: Callable[[str], Optional[cst
     for name in types:
         value = value_of(name) if name and "." not in name else None
         if value is not None and value.__class__ is cst.Tuple:  # exact class tests: see `nodes`
-            out.update(_last(qualify(el.value) or "") for el in value.elements)
+            out.update(class_key(qualify(el.value) or "") for el in value.elements)
         else:
-            out.add(_last(name))
+            out.add(class_key(name))
     return out
 
 

@@ -23,7 +23,7 @@ from .bindings import STDERR_QUALIFIED, BindingNotes, target_names
 from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
-from .catching import GENERIC_CATCH, replaced_types
+from .catching import class_key, replaced_types
 from .links import ModuleLinks, carries_message, is_main_test, loop_tables
 from .scope import Binding, Reaching, Scope
 from .sink_recording import SinkRecording
@@ -349,7 +349,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             return
         # `with contextlib.suppress(ValueError):` is a `try` whose handler swallows those classes
         self.catching.append(tuple(suppressed))
-        self.replacing.append(frozenset("" if t in GENERIC_CATCH else t.rsplit(".", 1)[-1] for t in suppressed))
+        self.replacing.append(frozenset(class_key(t) for t in suppressed))
         try:
             self.body_of(stmt)
         finally:
