@@ -13,7 +13,7 @@ from ..model import RETRY_AFTER, TRACEBACK, Finding, Message
 from .base import FileContext, complete_templates, later_lines, quote, traceback_attached, translator
 from .inputs import first_failing_input
 from .signals import value_placeholders
-from .part_rule import LISTING_TOOL, NOT_FOUND_TEXT, PART_SINKS, PartRule, passthrough_only
+from .part_rule import NOT_FOUND_TEXT, PART_SINKS, PartRule, listing_tool_for, passthrough_only
 from .allowed_values import states_requirement
 from .recovery import fixable, internal_invariant
 from .vague import messageless_matters, signals
@@ -178,10 +178,13 @@ def step_on_a_later_line(message: Message, ctx: FileContext, sig, tools=()) -> b
 
 
 def suggest_step(message: Message, ctx: FileContext) -> str:
-    listing = sorted(t for t in ctx.registry if LISTING_TOOL.match(t))
-    if listing and message.profile == "agent":  # a tool's reader can call the listing tool; a library's cannot
-        return f"End with the step, e.g. \"Call {listing[0]} to see valid values.\""
+    """The step to suggest: the listing tool for the failed input's noun (an agent can call it; a
+    library's reader cannot), else a different value of that input, else the kinds of step. A listing
+    tool for another noun is never offered: `list_presentations` does not help with a missing image."""
     failed = first_failing_input(message, ctx)  # the input the guard tested, never the first parameter
+    tool = listing_tool_for(failed, ctx.registry) if message.profile == "agent" else None
+    if tool:
+        return f"End with the step, e.g. \"Call {tool} to see valid values.\""
     if failed:
         return f"End with the step, e.g. \"Pass a different `{failed}`: <what is valid>.\""
     return "End with the step: the command to run, the argument to change, or when to retry."

@@ -21,6 +21,24 @@ VALUE_SOURCE = re.compile(r"\bto see (?:the )?(?:valid|available|allowed|existin
 EXC_TYPE_NAME = re.compile(r"^(type\(\w+\)\.__(?:qual)?name__|\w+\.__class__\.__(?:qual)?name__)$")
 
 
+def input_stem(param: str) -> str:
+    """The noun an input names (`issue_id` -> `issue`, `projects` -> `project`), to match a listing tool."""
+    base = re.sub(r"(_id|_ids|_key|_name|_slug|_uuid|_path|id)$", "", param.lower()) or param.lower()
+    return base.rstrip("s")
+
+
+def listing_tools(tools: Iterable[str]) -> list:
+    return sorted(t for t in tools if LISTING_TOOL.match(t))
+
+
+def listing_tool_for(param: str, tools: Iterable[str]):
+    """The one listing tool whose name holds the noun `param` names (`issue_id` -> `list_issues`),
+    or None: a listing tool for another noun is no source of this value."""
+    stem = input_stem(param) if param else ""
+    matches = [t for t in listing_tools(tools) if stem and re.search(rf"_{re.escape(stem)}", t)]
+    return matches[0] if len(matches) == 1 else None
+
+
 class PartRule(Rule):
     """A "missing part" rule: none applies to an internal fault, which no caller can fix, nor to an
     exception a library raises as an internal signal. Subclasses implement `check_part`."""

@@ -15,7 +15,7 @@ from ..model import Applicability, Finding, Fix, Message
 from .base import FileContext, Option as RuleOption, Rule, complete_templates
 from .inputs import first_failing_input
 from .signals import tool_references
-from .part_rule import LISTING_TOOL, NOT_FOUND_TEXT, PART_SINKS, VALUE_SOURCE, PartRule, _root
+from .part_rule import NOT_FOUND_TEXT, PART_SINKS, VALUE_SOURCE, PartRule, _root, listing_tool_for, listing_tools
 from .vague import signals
 
 
@@ -67,7 +67,7 @@ class MissingValueSource(PartRule):
     )
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
-        listing = sorted(t for t in server_tools(ctx) if LISTING_TOOL.match(t))
+        listing = listing_tools(server_tools(ctx))
         function = message.context.function
         if not listing or function is None or not (function.role == "tool" or function.reachable_from_tool):
             return
@@ -85,11 +85,10 @@ class MissingValueSource(PartRule):
                 continue
             if signals(ctx).code.search(template.prose) or signals(ctx).allowed_clause(template):
                 continue
-            stem = _stem(id_params[0] if id_params else first_failing_input(message, ctx))
-            matches = [t for t in listing if stem and stem in t]
-            tool = matches[0] if len(matches) == 1 else listing[0]
+            matched = listing_tool_for(id_params[0] if id_params else first_failing_input(message, ctx), listing)
+            tool = matched or listing[0]
             fix = None
-            if len(matches) == 1 and len(message.templates) == 1:
+            if matched and len(message.templates) == 1:
                 addition = f"; call {tool} to see valid values"
                 edit = append_edit(template, ctx.code, addition)
                 fix = Fix(Applicability.UNSAFE, f"Append \"call {tool} to see valid values\"", (edit,)) if edit else None
@@ -113,11 +112,6 @@ def server_tools(ctx: FileContext) -> frozenset:
     """The tools of the server this file belongs to: the file's own when it registers any (a file is
     one server's module), else every tool of the project."""
     return ctx.file_tools or ctx.registry
-
-
-def _stem(param: str) -> str:
-    base = re.sub(r"(_id|_ids|_key|_name|_slug|_uuid|_path|id)$", "", param.lower()) or param.lower()
-    return base.rstrip("s")
 
 
 class UnknownToolReference(Rule):
