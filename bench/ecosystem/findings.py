@@ -94,12 +94,15 @@ def checkout(rev: str) -> tempfile.TemporaryDirectory:
     return tmp
 
 
-def run_errlint(code_root: Path, target: Path) -> List[dict]:
-    """errlint's JSON diagnostics for `target`, using the errlint source at `code_root`, defaults only."""
+def run_errlint(code_root: Path, target: Path, rule_args: Sequence[str] = ()) -> List[dict]:
+    """errlint's JSON diagnostics for `target`, using the errlint source at `code_root`: the default
+    rule set (or the preview set with ERRLINT_PREVIEW=1), or the rules `rule_args` select."""
     env = dict(os.environ, PYTHONPATH=str(code_root))
     env.pop("ERRLINT_OUTPUT_FORMAT", None)
+    if rule_args:
+        env.pop("ERRLINT_PREVIEW", None)
     cmd = [sys.executable, "-m", "errlint", "check", "--isolated", "--no-cache", "--no-respect-gitignore",
-           "--exit-zero", "--output-format", "json", "-j", "1", "."]
+           "--exit-zero", "--output-format", "json", "-j", "1", *rule_args, "."]
     proc = subprocess.run(cmd, cwd=target, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         tail = "\n".join(proc.stderr.strip().splitlines()[-5:])
@@ -108,11 +111,11 @@ def run_errlint(code_root: Path, target: Path) -> List[dict]:
 
 
 def collect(packages: Iterable[Package], sources: Dict[str, Path], code_root: Path, jobs: int = 2,
-            progress=None) -> List[dict]:
+            progress=None, rule_args: Sequence[str] = ()) -> List[dict]:
     pkgs = [p for p in packages if p.key in sources]
 
     def one(pkg: Package) -> List[dict]:
-        raw = run_errlint(code_root, sources[pkg.key])
+        raw = run_errlint(code_root, sources[pkg.key], rule_args)
         if progress:
             progress(f"  {pkg.key}: {len(raw)} findings")
         return records(pkg, sources[pkg.key], raw)

@@ -64,10 +64,21 @@ def agreed(votes: List[dict]) -> Optional[str]:
     return seen.pop()
 
 
-def precision_table(findings: List[dict], verdicts: Dict[str, List[dict]], defaults: Dict[str, bool]) -> List[dict]:
+def precision_table(findings: List[dict], verdicts: Dict[str, List[dict]], defaults: Dict[str, bool],
+                    default_findings: Optional[List[dict]] = None) -> List[dict]:
+    """Each rule's agreed precision and status on the designed run (`findings`: every designed rule
+    on). A designed-default rule is also judged on what it reports in the default run
+    (`default_findings`: the default candidates on, the preview rules off). There a message that a
+    preview rule's more specific finding took in the designed run falls to the default rule, and that
+    is what users of the default get."""
     by_code: Dict[str, List[dict]] = defaultdict(list)
     for f in findings:
         by_code[f["code"]].append(f)
+    seen = {f["key"] for f in findings}
+    for f in default_findings or ():
+        if defaults.get(f["code"], False) and f["key"] not in seen:
+            by_code[f["code"]].append(f)
+            seen.add(f["key"])
     rows = []
     for code in sorted(set(by_code) | {c for c, on in defaults.items() if on}):
         fs = by_code.get(code, [])
@@ -93,12 +104,20 @@ def precision_table(findings: List[dict], verdicts: Dict[str, List[dict]], defau
     return rows
 
 
+def default_candidates(findings: List[dict], verdicts: Dict[str, List[dict]], defaults: Dict[str, bool]) -> List[str]:
+    """The designed-default rules that the designed run alone does not put below the bar: the rules
+    of the default run, which decides whether each of them keeps its place."""
+    return [r["code"] for r in precision_table(findings, verdicts, defaults) if r["default"] and r["status"] in ("earned", "unmeasured")]
+
+
 def cmd_precision(args) -> int:
     findings = read_jsonl(args.findings)
+    default_findings = read_jsonl(args.default_findings)
     verdicts = verdicts_by_key()
     defaults = default_on()
-    rows = precision_table(findings, verdicts, defaults)
-    print(f"{len(findings)} findings in {len({f['package'] for f in findings})} packages; "
+    rows = precision_table(findings, verdicts, defaults, default_findings)
+    print(f"{len(findings)} findings in {len({f['package'] for f in findings})} packages "
+          f"(designed run), {len(default_findings)} in the default run; "
           f"{sum(len(v) for v in verdicts.values())} verdicts on file")
     print("| code | default | findings | judged | agreed | TP | precision | 95% CI | status |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -413,4 +432,4 @@ def dispatch(args) -> int:
             "import": cmd_import}[args.command](args)
 
 
-__all__ = ["dispatch", "wilson", "precision_table", "agreed", "default_cache", "write_jsonl"]
+__all__ = ["dispatch", "wilson", "precision_table", "default_candidates", "agreed", "default_cache", "write_jsonl"]

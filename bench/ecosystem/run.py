@@ -1,6 +1,7 @@
 """errlint's ecosystem check: run errlint over a pinned corpus of real PyPI packages.
 
-    python bench/ecosystem/run.py                 # download (once), unpack, check -> findings.jsonl
+    python bench/ecosystem/run.py                 # download (once), unpack, check every designed rule -> findings.jsonl
+    python bench/ecosystem/run.py --rule-set default   # the default candidates only -> findings-default.jsonl
     python bench/ecosystem/run.py --compare REV   # findings added/removed per rule: REV vs this checkout
     python bench/ecosystem/run.py precision       # agreed precision per rule from verdicts.jsonl
     python bench/ecosystem/run.py sample ...      # review packets for blind reviewers (see --help)
@@ -27,6 +28,7 @@ from findings import REPO, checkout, collect, read_jsonl, write_jsonl  # noqa: E
 
 HERE = Path(__file__).resolve().parent
 FINDINGS = HERE / "findings.jsonl"
+DEFAULT_FINDINGS = HERE / "findings-default.jsonl"
 
 
 def say(text: str) -> None:
@@ -48,14 +50,30 @@ def prepare(packages: List[Package], cache: Path) -> Dict[str, Path]:
     return sources
 
 
+def rule_args(args) -> List[str]:
+    """errlint's rule selection for `--rule-set`: `designed` runs every designed rule (`--preview`);
+    `default` runs the default candidates, the designed-default rules that the designed run's
+    verdicts do not already put below the bar (their findings there decide whether they stay on);
+    none leaves it to the environment (ERRLINT_PREVIEW)."""
+    if args.rule_set == "designed":
+        return ["--preview"]
+    if args.rule_set == "default":
+        import review
+        codes = review.default_candidates(read_jsonl(args.findings), review.verdicts_by_key(), review.default_on())
+        return ["--select", ",".join(codes)]
+    return []
+
+
 def cmd_run(args) -> int:
     packages = _packages(args)
     sources = prepare(packages, args.cache)
-    say(f"checking {len(sources)} packages with errlint at {REPO}")
-    rows = collect(packages, sources, REPO, jobs=args.jobs, progress=say)
-    write_jsonl(args.output, rows)
+    selection = rule_args(args)
+    output = args.output or (DEFAULT_FINDINGS if args.rule_set == "default" else FINDINGS)
+    say(f"checking {len(sources)} packages with errlint at {REPO} ({' '.join(selection) or 'rules from the environment'})")
+    rows = collect(packages, sources, REPO, jobs=args.jobs, progress=say, rule_args=selection)
+    write_jsonl(output, rows)
     by_code = Counter(r["code"] for r in rows)
-    say(f"wrote {len(rows)} findings to {args.output}")
+    say(f"wrote {len(rows)} findings to {output}")
     for code, n in sorted(by_code.items()):
         print(f"{code}  {n}")
     return 0
@@ -71,7 +89,7 @@ def cmd_compare(args) -> int:
         tmp = checkout(args.compare)
         try:
             say(f"checking {len(sources)} packages with errlint at {args.compare}")
-            before = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say)
+            before = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say, rule_args=rule_args(args))
         finally:
             tmp.cleanup()
         if args.before:
@@ -79,11 +97,11 @@ def cmd_compare(args) -> int:
     if args.against:
         tmp = checkout(args.against)
         try:
-            after = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say)
+            after = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say, rule_args=rule_args(args))
         finally:
             tmp.cleanup()
     else:
-        after = collect(packages, sources, REPO, jobs=args.jobs, progress=say)
+        after = collect(packages, sources, REPO, jobs=args.jobs, progress=say, rule_args=rule_args(args))
     if args.after:
         write_jsonl(args.after, after)
     print(compare_report(before, after, args.compare, args.against or "this checkout", args.limit))
@@ -168,8 +186,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("command", nargs="?", default="run", choices=["run", "precision", "sample", "sites", "recall", "import"])
     ap.add_argument("--cache", type=Path, default=default_cache(), help="download and unpack folder")
-    ap.add_argument("--output", type=Path, default=FINDINGS, help="findings file to write (run)")
-    ap.add_argument("--findings", type=Path, default=FINDINGS, help="findings file to read")
+    ap.add_argument("--output", type=Path, help="findings file to write (run; default findings.jsonl, or findings-default.jsonl with --rule-set default)")
+    ap.add_argument("--findings", type=Path, default=FINDINGS, help="findings file of the designed run to read")
+    ap.add_argument("--default-findings", type=Path, default=DEFAULT_FINDINGS, help="precision: findings file of the default run to read")
+    ap.add_argument("--rule-set", choices=["designed", "default"], help="run/--compare: every designed rule (the default for run), "
+                    "or the default candidates (see rule_args); --compare without it follows ERRLINT_PREVIEW")
     ap.add_argument("--compare", metavar="REV", help="compare REV's findings with this checkout's")
     ap.add_argument("--against", metavar="REV", help="with --compare: compare with REV instead of this checkout")
     ap.add_argument("--limit", type=int, default=20, help="findings listed per rule in --compare")
@@ -189,6 +210,7 @@ def main(argv=None) -> int:
     if args.compare:
         return cmd_compare(args)
     if args.command == "run":
+        args.rule_set = args.rule_set or "designed"
         return cmd_run(args)
     import review  # the verdict side: sampling, packets, precision and recall
     return review.dispatch(args)
