@@ -52,15 +52,36 @@ def test_fastapi_http_exception_with_only_a_status():
 def test_aiohttp_and_drf_errors_raised_without_text():
     code = '''
         from aiohttp import web
-        from rest_framework.exceptions import PermissionDenied
+        from rest_framework.exceptions import NotFound
 
         async def get_item(request):
             raise web.HTTPNotFound()
 
         def check(user):
-            raise PermissionDenied()
+            raise NotFound()
     '''
     assert found(code) == [(6, "AEM101"), (9, "AEM101")]
+
+
+@pytest.mark.parametrize("code", [
+    "from fastapi import HTTPException\ndef f(user):\n    if not user.is_admin:\n        raise HTTPException(403)\n",
+    "from fastapi import HTTPException, status\ndef f(token):\n    if token is None:\n        raise HTTPException(status_code=status.HTTP_401_UNAUTHORIZED, headers={'WWW-Authenticate': 'Bearer'})\n",
+    "from starlette.exceptions import HTTPException\ndef f(request):\n    if request.method != 'GET':\n        raise HTTPException(status_code=405)\n",
+    "from flask import abort\ndef f(user):\n    if not user.can_edit:\n        abort(403)\n",
+    "from werkzeug.exceptions import Forbidden\ndef f(user):\n    if not user.can_edit:\n        raise Forbidden()\n",
+    "from aiohttp import web\nasync def f(request):\n    if 'token' not in request.headers:\n        raise web.HTTPUnauthorized()\n",
+    "from rest_framework.exceptions import PermissionDenied\ndef check(user):\n    raise PermissionDenied()\n",
+])
+def test_a_status_that_says_all_there_is_needs_no_text(code):
+    # 401 (WWW-Authenticate says how), 403 (authorization refusals are not explained), 405 (Allow lists
+    # the methods); the part rules still judge the guard (a 405 under `method != 'GET'` gets AEM204)
+    assert "AEM101" not in [c for _, c in found(code)]
+
+
+@pytest.mark.parametrize("status", ["400", "404", "409", "410", "422"])
+def test_a_status_that_leaves_the_fault_open_still_needs_text(status):
+    code = f"from fastapi import HTTPException\ndef f(item):\n    if item is None:\n        raise HTTPException({status})\n"
+    assert [c for _, c in found(code)] == ["AEM101"]
 
 
 def test_only_the_rejected_object():

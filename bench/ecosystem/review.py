@@ -64,6 +64,14 @@ def agreed(votes: List[dict]) -> Optional[str]:
     return seen.pop()
 
 
+def measured_findings(findings: List[dict], default_findings: Optional[List[dict]], defaults: Dict[str, bool]) -> List[dict]:
+    """The designed run's findings, and the default run's findings of designed-default rules that the
+    designed run does not have (see `precision_table`)."""
+    seen = {f["key"] for f in findings}
+    extra = [f for f in default_findings or () if defaults.get(f["code"], False) and f["key"] not in seen]
+    return list(findings) + list({f["key"]: f for f in extra}.values())
+
+
 def precision_table(findings: List[dict], verdicts: Dict[str, List[dict]], defaults: Dict[str, bool],
                     default_findings: Optional[List[dict]] = None) -> List[dict]:
     """Each rule's agreed precision and status on the designed run (`findings`: every designed rule
@@ -72,13 +80,8 @@ def precision_table(findings: List[dict], verdicts: Dict[str, List[dict]], defau
     preview rule's more specific finding took in the designed run falls to the default rule, and that
     is what users of the default get."""
     by_code: Dict[str, List[dict]] = defaultdict(list)
-    for f in findings:
+    for f in measured_findings(findings, default_findings, defaults):
         by_code[f["code"]].append(f)
-    seen = {f["key"] for f in findings}
-    for f in default_findings or ():
-        if defaults.get(f["code"], False) and f["key"] not in seen:
-            by_code[f["code"]].append(f)
-            seen.add(f["key"])
     rows = []
     for code in sorted(set(by_code) | {c for c, on in defaults.items() if on}):
         fs = by_code.get(code, [])
@@ -198,7 +201,8 @@ def _write_packets(items: List[str], header: str, out_dir: Path, batch: int, pre
 
 
 def cmd_sample(args) -> int:
-    findings = read_jsonl(args.findings)
+    defaults = default_on()
+    findings = measured_findings(read_jsonl(args.findings), read_jsonl(args.default_findings), defaults)
     if getattr(args, "added_since", None):  # only what a change added: the findings REV did not have
         old = subprocess.run(["git", "-C", str(REPO), "show", f"{args.added_since}:bench/ecosystem/findings.jsonl"],
                              capture_output=True, text=True)
@@ -207,7 +211,6 @@ def cmd_sample(args) -> int:
         before = {json.loads(line)["key"] for line in old.stdout.splitlines() if line.strip()}
         findings = [f for f in findings if f["key"] not in before]
     verdicts = verdicts_by_key()
-    defaults = default_on()
     rng = random.Random(args.seed)
     src = args.cache / "src"
     chosen: List[dict] = []
@@ -386,7 +389,7 @@ def cmd_import(args) -> int:
     if not args.out_dir or not args.out_dir.is_dir():
         print("error: `import` needs --out-dir DIR, the folder holding the reviewers' answers-*.jsonl files")
         return 2
-    findings = {f["key"]: f for f in read_jsonl(args.findings)}
+    findings = {f["key"]: f for f in measured_findings(read_jsonl(args.findings), read_jsonl(args.default_findings), default_on())}
     sites = {s["site"] for s in read_jsonl(SITES)}
     added = {VERDICTS: 0, SITE_VERDICTS: 0}
     skipped = 0

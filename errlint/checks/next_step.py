@@ -194,7 +194,8 @@ class MissingRetryGuidance(PartRule):
     """## What it does
     Flags a message for a transient failure (a handler for timeouts or connection errors, a 429/5xx
     status check, or text such as "rate limit", "timed out", "unavailable") that states neither when to
-    retry nor whether retrying helps.
+    retry nor whether retrying helps. Advice to retry with no wait ("Please retry shortly", "try again
+    later") says that retrying helps: AEM103 (retry-without-timing) reports the missing wait there.
 
     ## Why is this bad?
     Without timing an agent retries immediately and hits the limit again, or gives up on a failure that
@@ -249,6 +250,8 @@ class MissingRetryGuidance(PartRule):
                 continue
             if sig.retry.search(template.prose) or any(h.has(RETRY_AFTER) for h in template.placeholders):
                 continue
+            if sig.retry_advice is not None and sig.retry_advice.search(template.prose):
+                continue  # "Please retry shortly" says a retry helps; AEM103 asks for the wait
             yield self.finding(
                 message,
                 "transient failure without retry guidance; say when to retry or that retrying will not help",

@@ -3,7 +3,7 @@
 Three shapes, one condition (the reader learns nothing but that something failed):
 - no text at all: `raise Gone()`, `raise ValueError()`, `ToolError()`;
 - only a status: `abort(409)`, `HTTPException(400)`, `web.HTTPNotFound()`: the client reads the
-  status phrase ("Conflict") and nothing more;
+  status phrase ("Conflict") and nothing more (401, 403 and 405 say all there is: `SELF_STATED`);
 - only the rejected object: `raise IndexError(row)` under `if row not in rows`: the value the guard
   rejected, with no word on what was wrong with it.
 
@@ -24,6 +24,10 @@ from ..extract.value_names import PROSE_NAME, snake
 from ..model import EXCEPTION, Message
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error", "http")
+# statuses whose phrase is the whole answer to the request: 401 (the WWW-Authenticate header says how
+# to authenticate), 403 (a refusal to authorize, which by convention is not explained) and 405 (the
+# Allow header lists the methods). A 400, 404, 409 or 410 leaves open what in the request was wrong.
+SELF_STATED = frozenset({401, 403, 405})
 ERROR_TEXT_NAME = re.compile(r"(^|_)(err|errs|error|errors|exc|exception|stderr|stdout|output|out|reason|cause|problem|failure|response|resp|result|res|status|body|content|why)$")
 PROTOCOL_METHODS = {"__getitem__", "__getattr__", "__getattribute__", "__missing__", "__delitem__", "__setitem__", "__delattr__", "__next__", "__anext__", "__index__", "__contains__"}
 
@@ -35,6 +39,8 @@ def without_text(message: Message) -> str:
         return ""
     if message.extra.get("messageless"):
         if message.sink == "http":
+            if message.extra.get("status") in SELF_STATED:
+                return ""
             phrase = status_phrase(message.extra.get("status"))
             return f"only the status phrase '{phrase}'" if phrase else "only the status code"
         return "nothing"

@@ -1,0 +1,38 @@
+"""AEM206 (missing-retry-guidance) asks a transient failure to say when to retry or whether retrying
+helps. Advice to retry with no wait ("Please retry shortly") says that retrying helps, so AEM206 is
+silent there and AEM103 (retry-without-timing) asks for the wait: each missing part has one rule, and
+the default run (AEM103 in preview) does not call the message silent on retrying."""
+from __future__ import annotations
+
+import pytest
+from conftest import PREVIEW, lint
+
+HANDLER = "import httpx\nfrom fastmcp.exceptions import ToolError\n\ndef f(client):\n    try:\n        return client.get('/x')\n    except httpx.TimeoutException:\n        raise ToolError({text!r})\n"
+
+
+def codes(text: str, select) -> list:
+    return sorted({d.code for d in lint(HANDLER.format(text=text), select=select, settings=PREVIEW)})
+
+
+@pytest.mark.parametrize("text", [
+    "Semantic Scholar API request timed out. The API may be slow or overloaded. Please retry shortly.",
+    "Search timed out; try again later.",
+    "The index is busy. Retry in a moment.",
+    "Upstream timed out, please retry.",
+])
+def test_retry_advice_without_a_wait_is_aem103s(text):
+    assert codes(text, ["AEM206"]) == []
+    assert codes(text, ["AEM103", "AEM206"]) == ["AEM103"]
+
+
+@pytest.mark.parametrize("text", [
+    "Report query timed out",
+    "Search timed out; the API may be overloaded.",
+    "Timed out while retrying the upload",  # a report of retries, not advice to retry
+])
+def test_no_word_on_retrying_is_still_aem206(text):
+    assert codes(text, ["AEM206"]) == ["AEM206"]
+
+
+def test_a_timed_retry_satisfies_both():
+    assert codes("Search timed out; retry after 10 s.", ["AEM103", "AEM206"]) == []
