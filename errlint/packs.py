@@ -31,7 +31,7 @@ MAX_MATCH_CHARS = 8_000  # with the shapes check_regex refuses, matching stays w
 RULE_KEYS = {
     "code", "name", "extends", "summary", "level", "default", "profiles", "fix", "message", "suggestion",
     "tokens", "swap", "exceptions", "unless_after", "unless_message", "unless_placeholder", "when",
-    "link", "docs", "examples", "ignorecase", "shapes", "unless_self_service",
+    "link", "docs", "examples", "ignorecase", "shapes", "unless_self_service", "unless_step_before",
 }
 LEXICON_KEYS = {"description", "tokens", "words", "needs_object", "examples"}
 PACK_KEYS = {"pack", "lexicon", "rule", "credential"}
@@ -93,6 +93,7 @@ class PhraseRuleSpec:
     when: str
     shapes: Tuple[str, ...]
     unless_self_service: bool
+    unless_step_before: bool
     link: str
     docs: str
     valid: Tuple[str, ...]
@@ -378,6 +379,7 @@ def _rule(entry: dict, where: str, source: str) -> PhraseRuleSpec:
         when=when,
         shapes=shapes,
         unless_self_service=bool(entry.get("unless_self_service", False)),
+        unless_step_before=bool(entry.get("unless_step_before", False)),
         link=str(entry.get("link", "")),
         docs=str(entry.get("docs", "")).strip(),
         valid=tuple(examples.get("valid", ())),

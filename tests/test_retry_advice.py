@@ -36,3 +36,25 @@ def test_no_word_on_retrying_is_still_aem206(text):
 
 def test_a_timed_retry_satisfies_both():
     assert codes("Search timed out; retry after 10 s.", ["AEM103", "AEM206"]) == []
+
+
+@pytest.mark.parametrize("text", [
+    'The parameter is "status", not "statuses", please correct your input and try again',
+    "Pass a smaller `limit` and try again.",
+    "Narrow the date range, then retry.",
+    "Remove the duplicate key and then try again later.",
+])
+def test_a_retry_that_waits_on_a_step_needs_no_timing(text):
+    code = f"from fastmcp.exceptions import ToolError\ndef f(x):\n    if x:\n        raise ToolError({text!r})\n"
+    assert [d.code for d in lint(code, select=["AEM103"], settings=PREVIEW)] == []
+
+
+@pytest.mark.parametrize("text", [
+    "Service busy, please try again later.",
+    "Upstream timed out. Retry later.",
+    "Rate limited and please retry shortly.",  # "and" joins no step
+    "Index is rebuilding; check back and try again later.",  # "check back" names no concrete object
+])
+def test_retry_advice_on_its_own_still_needs_timing(text):
+    code = f"from fastmcp.exceptions import ToolError\ndef f(x):\n    if x:\n        raise ToolError({text!r})\n"
+    assert [d.code for d in lint(code, select=["AEM103"], settings=PREVIEW)] == ["AEM103"]

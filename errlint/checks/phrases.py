@@ -73,6 +73,8 @@ class PhraseRule(Rule):
                     break
                 if spec.unless_self_service and self._self_service(template, prose, start, end, ctx):
                     continue
+                if spec.unless_step_before and self._after_a_step(template, prose, start, ctx):
+                    continue
                 if spec.when == "fixable" and not recoverable(message, ctx):
                     return
                 replacement = spec.swap.get(text.lower(), "") if spec.swap else ""
@@ -90,6 +92,16 @@ class PhraseRule(Rule):
             for name in self.spec.shapes:
                 spans += reader.shape(name, prose[:MAX_MATCH_CHARS])
         return sorted(set(spans))
+
+    def _after_a_step(self, template: Template, prose: str, start: int, ctx: FileContext) -> bool:
+        """True when the match follows a step in its own sentence, joined to it by "and" or "then"
+        ("please correct your input and try again", "narrow the query, then retry"): what the
+        match advises waits on that step, not on time."""
+        sentence = max(prose.rfind(c, 0, start) for c in ".;!?") + 1
+        head = re.search(r"(?:,\s*|\s)(?:and|then|and then)\s*$|,\s*then\s*$", prose[sentence:start])
+        if head is None:
+            return False
+        return signals(ctx).next_step(template, ctx.registry, prose[sentence:sentence + head.start()], action=True) is not None
 
     def _self_service(self, template: Template, prose: str, start: int, end: int, ctx: FileContext) -> bool:
         """True when the message, without the matched clause, gives the caller a next step of its
