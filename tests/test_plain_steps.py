@@ -101,3 +101,35 @@ def test_requirement_or_waiting_notice(text):
 def test_a_stated_requirement_is_the_step(body):
     code = "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n\n@mcp.tool()\n" + body
     assert not any(d.code in ("AEM201", "AEM204") for d in lint(code, select=["AEM201", "AEM204"], settings=PREVIEW))
+
+
+# a step after a spaced dash, a requirement whose object is a value, and "follow <concrete object>"
+@pytest.mark.parametrize("text", [
+    "f'\"{code}\" is a view, not a table - use drop-view to drop it'",
+    "f'{code} is locked -- run `unlock {code}` first'",
+    "f'Publishing to heroku requires {code} to be installed and configured'",
+    "f'Follow the instructions at {code}'",
+    "f\"'{code}' is not a valid column definition - options are INTEGER, TEXT, FLOAT, BLOB\"",
+])
+def test_a_step_in_these_shapes_is_seen(text):
+    assert not flagged(CLI, text)
+
+
+@pytest.mark.parametrize("text", [
+    "f'Publishing {code} failed - the server said no'",
+    "f'Follow-up for {code} failed'",
+    "f'Set-up of {code} failed'",
+    "'Follow the rules'",
+])
+def test_close_shapes_without_a_step_are_still_flagged(text):
+    assert flagged(CLI, text)
+
+
+def test_a_step_on_the_next_stderr_line_after_a_requirement():
+    code = (
+        "import click, shutil\n\n@click.command()\n@click.option('--binary')\ndef publish(binary):\n"
+        "    if not shutil.which(binary):\n"
+        "        click.secho(f'Publishing failed: {binary} is missing', err=True)\n"
+        "        click.echo(f'Follow the instructions at https://example.com/install/{binary}', err=True)\n"
+    )
+    assert preview_rows(code, ["AEM201"]) == []

@@ -12,11 +12,11 @@ from ..model import BOUNDED, EXCEPTION, PLACEHOLDER_MARK, Placeholder, Template
 from ..packs import Lexicon, Packs
 from ..prose import negated_retry, prescriptive, statements
 
-NOT_A_VERB_NEXT = (
-    r"(?!'s\b|\s+(?:of|failed|fails|is|was|were|are|has|have|had|not|error|errors|timed|returned|aborted|succeeded|"
+NOT_A_VERB_NEXT = (  # a noun, not a verb: "Follow-up failed", "Set-up of {x}", "the run's log", "Run failed"
+    r"(?!-\w|'s\b|\s+(?:of|failed|fails|is|was|were|are|has|have|had|not|error|errors|timed|returned|aborted|succeeded|"
     r"completed|cannot|could|did|does|already|limit|quota|exceeded|rejected|denied|refused|\w+ed\b))"
 )
-CLAUSE_START = r"(?:^|(?<=[.;:!?\u2014\u2013(])\s*|(?<=,)\s*(?:then\s+|or\s+|and\s+)?|\b(?:then|or|and|instead|please|to fix(?: this)?,?|otherwise,?)\s+)"
+CLAUSE_START = r"(?:^|(?<=[.;:!?\u2014\u2013(])\s*|(?<=\s-)\s+|(?<=\s--)\s+|(?<=,)\s*(?:then\s+|or\s+|and\s+)?|\b(?:then|or|and|instead|please|to fix(?: this)?,?|otherwise,?)\s+)"
 CONCRETE_STATE = re.compile(r"\b(?:is|are) (?:properly |correctly )?(?:installed|set|exported|running|reachable|configured|defined|on (?:your )?PATH)\b", re.I)
 YOU_CAN = re.compile(r"\byou (?:can|may|must|should|need to|have to|'ll need to|will need to|might want to) \w+", re.I)
 IDENTIFIER = re.compile(
@@ -47,7 +47,7 @@ class Signals:
         free = sorted((v for v in verbs if v not in needs), key=len, reverse=True)
         bound = sorted((v for v in verbs if v in needs), key=len, reverse=True)
         self.imperative = re.compile(CLAUSE_START + r"(?:" + "|".join(free) + r")\b" + NOT_A_VERB_NEXT, re.I)
-        self.needs_object = re.compile(CLAUSE_START + r"(?:" + "|".join(bound) + r")\b(?P<rest>.*?)(?=[.;!?](?:\s|$)|$)", re.I)
+        self.needs_object = re.compile(CLAUSE_START + r"(?:" + "|".join(bound) + r")\b(?!-\w)(?P<rest>.*?)(?=[.;!?](?:\s|$)|$)", re.I)
         self.allowed: Lexicon = packs.lexicon("allowed-values")
         self.retry: Lexicon = packs.lexicon("retry-statement")
         # retry advice with no timing ("please retry shortly"): it says a retry helps, and AEM103

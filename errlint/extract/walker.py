@@ -38,6 +38,16 @@ _ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.Sim
 
 # Methods that put their arguments into the receiver's value: a list built with `parts.append(x)`
 # from an input varies with the input
+# drop-in replacements of a framework, imported in its place (`import rich_click as click`): what
+# they export is the framework's, so their names are read as the framework's
+DROP_IN = {"rich_click": "click", "asyncclick": "click"}
+
+
+def drop_in(module: str) -> str:
+    head, dot, rest = module.partition(".")
+    return DROP_IN.get(head, head) + dot + rest
+
+
 MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "appendleft", "extendleft", "setdefault"})
 
 
@@ -251,18 +261,19 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
 
     def st_Import(self, stmt: cst.Import) -> None:
         for alias in stmt.names:
-            full = nodes.dotted(alias.name)
+            written = nodes.dotted(alias.name)
+            full = drop_in(written)
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
                 self.imports[local] = full
             else:
-                local = full.split(".", 1)[0]
-                self.imports[local] = local
+                local = written.split(".", 1)[0]
+                self.imports[local] = drop_in(local)
             self.scope.bind(local, Binding("import", qualified=self.imports[local]))
             self._note_stack(full)
 
     def st_ImportFrom(self, stmt: cst.ImportFrom) -> None:
-        module = nodes.dotted(stmt.module) if stmt.module is not None else ""
+        module = drop_in(nodes.dotted(stmt.module)) if stmt.module is not None else ""
         dots = "." * len(stmt.relative)
         base = dots + module
         self._note_stack(module)
