@@ -13,6 +13,7 @@ from errlint.engine import check_file
 from errlint.fixes import apply_fixes, escape, verify
 from errlint.model import Applicability, Diagnostic, Edit, Fix, Level, Location
 from errlint.runner import fix_result
+from conftest import PREVIEW, lint
 
 
 def fixed(code: str, unsafe: bool = True, select=None, extend_select=(), path: str = "example.py") -> str:
@@ -268,8 +269,16 @@ def test_aem205_names_the_one_listing_tool_for_the_noun():
 
 
 def test_aem205_offers_no_fix_when_two_tools_list_the_noun():
-    ambiguous = AEM205_SERVER.replace("list_projects", "list_issue_types")
+    ambiguous = AEM205_SERVER.replace("list_projects", "search_issues")
     assert fixed(ambiguous, select=["AEM205"]) == ambiguous
+    assert [d.suggestion for d in lint(ambiguous, select=["AEM205"], settings=PREVIEW)] == [
+        'Append "; call list_issues or search_issues to see valid values".']
+
+
+def test_aem205_fixes_with_the_tool_that_lists_the_noun_itself():
+    # `list_issue_types` lists types, not issues: `list_issues` is the one source of an issue id
+    server = AEM205_SERVER.replace("list_projects", "list_issue_types")
+    assert "call list_issues to see valid values" in fixed(server, select=["AEM205"])
 
 
 def test_control_characters_in_an_appended_value_are_written_as_escapes(tmp_path):

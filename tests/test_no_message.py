@@ -179,3 +179,17 @@ def test_raising_the_class_itself_is_an_error_with_no_message(form):
     found = lint(code, select=["AEM101"])
     assert [(d.location.row, d.code) for d in found] == [(9, "AEM101")]
     assert "carries no message" in found[0].message
+
+
+@pytest.mark.parametrize("code", [
+    "from fastapi import HTTPException\ndef f(user):\n    if not user.is_admin:\n        raise HTTPException(403, detail='Forbidden')\n",
+    "from fastapi import HTTPException\ndef f(token):\n    if token is None:\n        raise HTTPException(status_code=401, detail='Not authenticated')\n",
+    "from aiohttp import web\nasync def f(request):\n    if not request['user'].admin:\n        raise web.HTTPForbidden(text='Forbidden')\n",
+])
+def test_a_self_stated_status_restated_as_text_is_the_same_answer(code):
+    assert "AEM101" not in [c for _, c in found(code)]
+
+
+def test_a_restated_status_phrase_of_another_status_is_still_generic():
+    code = "from fastapi import HTTPException\ndef f(item):\n    if item is None:\n        raise HTTPException(404, detail='Not Found')\n"
+    assert "AEM101" in [c for _, c in found(code)]

@@ -133,3 +133,27 @@ def test_a_step_on_the_next_stderr_line_after_a_requirement():
         "        click.echo(f'Follow the instructions at https://example.com/install/{binary}', err=True)\n"
     )
     assert preview_rows(code, ["AEM201"]) == []
+
+
+@pytest.mark.parametrize("text", [
+    "f'{code} - call to backend failed'",
+    "f'{code} - export to CSV failed'",
+    "f'Call to backend failed for {code}'",
+    "f'Request to upstream timed out for {code}'",
+    "f'Unknown mode {code}; options are limited'",
+    "f'Unknown mode {code}; your options are exhausted'",
+    "f'Mode {code} is invalid since options are frozen'",
+])
+def test_a_noun_that_reads_like_a_verb_or_a_list_word_without_a_list_is_no_step(text):
+    assert flagged(CLI, text)
+
+
+@pytest.mark.parametrize("text", [
+    "f'Unknown mode {code}; options include fast and slow'",
+    "f'Unknown mode {code}; the options are: fast, slow'",
+    "f'Converting {code} requires ffmpeg on PATH'",
+    "f'Converting requires {code} installed'",
+    "f'{code} failed - run `tool doctor` to see why'",
+])
+def test_steps_in_these_shapes_are_seen_too(text):
+    assert not flagged(CLI, text)

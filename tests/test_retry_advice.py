@@ -58,3 +58,39 @@ def test_a_retry_that_waits_on_a_step_needs_no_timing(text):
 def test_retry_advice_on_its_own_still_needs_timing(text):
     code = f"from fastmcp.exceptions import ToolError\ndef f(x):\n    if x:\n        raise ToolError({text!r})\n"
     assert [d.code for d in lint(code, select=["AEM103"], settings=PREVIEW)] == ["AEM103"]
+
+
+@pytest.mark.parametrize("text", [
+    "Invalid input. Pass a smaller `limit` and try again.",
+    "Edit config.toml and try again.",
+    "Fix the `name` field in settings.yaml and try again.",
+    "Set TIMEOUT=2.5 and try again.",
+])
+def test_the_sentence_of_a_retry_starts_after_a_sentence_end_not_a_dot(text):
+    code = f"from fastmcp.exceptions import ToolError\ndef f(x):\n    if x:\n        raise ToolError({text!r})\n"
+    assert [d.code for d in lint(code, select=["AEM103"], settings=PREVIEW)] == []
+
+
+@pytest.mark.parametrize("text", [
+    "Search timed out: narrow the query, then retry.",
+    "Search timed out. Re-run the search later.",
+    "Search timed out; retrying may help.",
+    "Search timed out; there is no point in trying again later.",
+    "Search timed out; call search again later.",
+])
+def test_aem206_hears_any_word_on_retrying(text):
+    assert codes(text, ["AEM206"]) == []
+
+
+@pytest.mark.parametrize("text", ["Search timed out after 3 retry attempts", "Timed out when retrying the upload"])
+def test_a_report_of_retries_is_no_word_on_retrying(text):
+    assert codes(text, ["AEM206"]) == ["AEM206"]
+
+
+@pytest.mark.parametrize("text", ["Upstream unreachable; retry in a minute.", "Rate limited; wait an hour.", "Busy; try again in one minute."])
+def test_a_wait_of_one_unit_is_a_timed_retry(text):
+    assert codes(text, ["AEM103", "AEM201", "AEM206"]) == []
+
+
+def test_a_few_minutes_is_still_vague_timing():
+    assert codes("Busy; try again in a few minutes.", ["AEM103", "AEM206"]) == ["AEM103"]

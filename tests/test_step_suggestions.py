@@ -65,3 +65,62 @@ def test_aem205_names_the_matching_tool_and_fixes_only_then():
     found = [d for d in lint(code, select=["AEM205"], settings=PREVIEW)]
     assert [d.suggestion for d in found] == ['Append "; call list_issues to see valid values".']
     assert found[0].fix is not None
+
+
+@pytest.mark.parametrize("param, listing, offered", [
+    ("name", ("list_namespaces",), None),  # a bare name names no noun, and the tool is get_thing
+    ("user_id", ("list_user_roles",), None),  # lists roles, not users
+    ("team_id", ("list_teammates",), None),
+    ("key", ("list_keyboards",), None),
+    ("widget_path", ("list_pathways",), None),
+    ("category_id", ("list_categories",), "list_categories"),
+    ("entry_id", ("list_entries",), "list_entries"),
+    ("process_id", ("list_processes", "list_procedures"), "list_processes"),
+    ("issue_id", ("list_issues", "list_issue_comments"), "list_issues"),
+    ("issue_id", ("find_issue",), None),  # finds one issue; lists nothing
+    ("status", ("list_statuses",), "list_statuses"),
+])
+def test_the_listed_noun_is_the_whole_last_word(param, listing, offered):
+    code = HEAD + tools(*listing) + (
+        f"KNOWN = set()\n\n@mcp.tool()\ndef get_thing({param}: str) -> str:\n"
+        f"    if {param} not in KNOWN:\n        raise ToolError(f'Thing {{{param}}} cannot be used')\n    return {param}\n")
+    text = suggestion(code)
+    if offered:
+        assert text == f'End with the step, e.g. "Call {offered} to see valid values."'
+    else:
+        assert "Call " not in text
+
+
+def test_the_failing_tool_is_not_its_own_source():
+    code = HEAD + ("KNOWN = set()\n\n@mcp.tool()\ndef search_issues(issue_id: str) -> list:\n"
+                   "    if issue_id not in KNOWN:\n        raise ToolError(f'Issue {issue_id} cannot be searched')\n    return []\n")
+    assert "search_issues" not in suggestion(code)
+
+
+def aem205(code):
+    return [(d.suggestion, d.fix is not None) for d in lint(code, select=["AEM205"], settings=PREVIEW)]
+
+
+def test_aem205_is_silent_when_no_tool_lists_the_value():
+    code = HEAD + tools("list_issues", "list_presentations") + (
+        "IMAGES = {}\n\n@mcp.tool()\ndef add_image(image_id: str) -> str:\n"
+        "    if image_id not in IMAGES:\n        raise ToolError(f'Image {image_id} not found')\n    return image_id\n")
+    assert aem205(code) == []
+
+
+@pytest.mark.parametrize("body, tool", [
+    ("def get_issue(key: str) -> dict:\n    if key not in ISSUES:\n        raise ToolError(f'No match for {key}')\n    return ISSUES[key]\n", "list_issues"),
+    ("def read(path: str) -> str:\n    raise ToolError(f'No such file: {path}')\n", "list_files"),
+    ("def get_issue(issue_id: str) -> dict:\n    raise ToolError(f'Issue {issue_id} not found')\n", "list_issues"),
+])
+def test_aem205_finds_the_noun_from_the_tool_or_the_message(body, tool):
+    code = HEAD + tools("list_issues", "list_files", "list_decks") + "ISSUES = {}\n\n@mcp.tool()\n" + body
+    assert aem205(code) == [(f'Append "; call {tool} to see valid values".', True)]
+
+
+def test_an_input_that_names_its_noun_is_not_matched_by_other_words_of_the_message():
+    code = HEAD + tools("list_decks") + (
+        "IMAGES = {}\n\n@mcp.tool()\ndef add_image(deck: str, image_id: str) -> str:\n"
+        "    if image_id not in IMAGES:\n        raise ToolError(f'Image {image_id} not found in the deck')\n    return image_id\n")
+    assert aem205(code) == []
+    assert "list_decks" not in suggestion(code)

@@ -32,7 +32,7 @@ def share(key):
     link = s3.generate_presigned_url("get_object", Params={"Bucket": "reports", "Key": key}, ExpiresIn=600)
     if not reachable(link):
         raise click.ClickException(f"Report link {link} does not answer; retry in a minute.")
-''', [(11, 'AEM201'), (11, 'AEM301')]),
+''', [(11, 'AEM301')]),  # "retry in a minute" is the step
     'env_dsn_fastapi': ('''
 import os
 from fastapi import FastAPI, HTTPException
@@ -59,7 +59,7 @@ def notify(text: str) -> str:
     except ConnectionError:
         raise ToolError(f"Could not post to {target}; retry in a minute.")
     return "sent"
-''', [(13, 'AEM206'), (13, 'AEM301')]),
+''', [(13, 'AEM301')]),
     'userinfo_fstring_cli': ('''
 import sys
 

@@ -50,6 +50,13 @@ NAMED_MISSING_INPUT = re.compile(
     re.I,
 )
 TYPED_TIMEOUT = re.compile(r"TIMEOUT|^-?408$")
+# advice on retrying, with or without a wait ("then retry", "re-run the search later", "retrying may
+# help", "no point in trying again"); not a report of retries made ("timed out while retrying")
+RETRY_ADVICE = re.compile(
+    r"(?<!while )(?<!after )(?<!when )\bretry\b(?! (?:attempts?|count|limit|budget)\b)|\btry(?:ing)? again\b|\bre-?run\b|\bresend\b"
+    r"|\bretrying (?:may|might|will|won't|would|can|could|does|doesn't|is|isn't)\b|\b\w+ again later\b",
+    re.I,
+)
 
 
 class MissingNextStep(PartRule):
@@ -182,7 +189,9 @@ def suggest_step(message: Message, ctx: FileContext) -> str:
     library's reader cannot), else a different value of that input, else the kinds of step. A listing
     tool for another noun is never offered: `list_presentations` does not help with a missing image."""
     failed = first_failing_input(message, ctx)  # the input the guard tested, never the first parameter
-    tool = listing_tool_for(failed, ctx.registry) if message.profile == "agent" else None
+    function = message.context.function
+    prose = " ".join(t.prose for t in message.templates)
+    tool = listing_tool_for(failed, ctx.registry, function.name if function is not None else "", prose) if message.profile == "agent" else None
     if tool:
         return f"End with the step, e.g. \"Call {tool} to see valid values.\""
     if failed:
@@ -250,8 +259,8 @@ class MissingRetryGuidance(PartRule):
                 continue
             if sig.retry.search(template.prose) or any(h.has(RETRY_AFTER) for h in template.placeholders):
                 continue
-            if sig.retry_advice is not None and sig.retry_advice.search(template.prose):
-                continue  # "Please retry shortly" says a retry helps; AEM103 asks for the wait
+            if RETRY_ADVICE.search(template.prose) or sig.retry_advice is not None and sig.retry_advice.search(template.prose):
+                continue  # "Please retry shortly", "narrow the query, then retry": it speaks of retrying; AEM103 asks for a wait
             yield self.finding(
                 message,
                 "transient failure without retry guidance; say when to retry or that retrying will not help",

@@ -48,6 +48,21 @@ def without_text(message: Message) -> str:
     return f"only the rejected value `{value}`" if value else ""
 
 
+def restates_status(message: Message, template) -> bool:
+    """The text of a 401, 403 or 405 is only its status phrase ("Forbidden", "Not authenticated",
+    "Method not allowed."): it says what a bare status says, which is all there is (`SELF_STATED`)."""
+    status = message.extra.get("status")
+    if message.sink != "http" or status not in SELF_STATED or template.placeholders:
+        return False
+    words = re.sub(r"[^a-z ]", "", template.literal.lower()).split()
+    return " ".join(words) in _PHRASES.get(status, ())
+
+
+_PHRASES = {401: ("unauthorized", "unauthorised", "not authenticated", "authentication required"),
+            403: ("forbidden", "access denied", "permission denied", "not authorized", "not authorised"),
+            405: ("method not allowed",)}
+
+
 def only_value(message: Message) -> str:
     """The expression of a raise whose whole message is the value a guard rejected, else ""."""
     if message.sink != "raise" or message.extra.get("composed") is not None or message.extra.get("constructor"):

@@ -6,7 +6,7 @@ value as a whole word, the listing-tool and not-found wording, and a dotted name
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, List, Tuple
 
 from ..model import EXCEPTION, RELAYED, Finding, Message, Template
 from ..extract.declared_sets import declared_values
@@ -21,22 +21,69 @@ VALUE_SOURCE = re.compile(r"\bto see (?:the )?(?:valid|available|allowed|existin
 EXC_TYPE_NAME = re.compile(r"^(type\(\w+\)\.__(?:qual)?name__|\w+\.__class__\.__(?:qual)?name__)$")
 
 
-def input_stem(param: str) -> str:
-    """The noun an input names (`issue_id` -> `issue`, `projects` -> `project`), to match a listing tool."""
-    base = re.sub(r"(_id|_ids|_key|_name|_slug|_uuid|_path|id)$", "", param.lower()) or param.lower()
-    return base.rstrip("s")
+def singular(word: str) -> str:
+    """`issues` -> `issue`, `categories` -> `category`, `statuses` -> `status`; `process` stays."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "uses")):
+        return word[:-2]
+    if word.endswith(("ss", "us")) or not word.endswith("s"):
+        return word
+    return word[:-1]
+
+
+def input_noun(param: str) -> Tuple[str, ...]:
+    """The noun an input names, word by word and singular (`issue_id` -> ("issue",), `time_entry_ids`
+    -> ("time", "entry")); () for a bare `id`/`key`/`name`, which names no noun."""
+    base = re.sub(r"(?:^|_)(?:ids?|keys?|names?|slugs?|uuids?|paths?|refs?)$", "", param.lower())
+    return tuple(singular(w) for w in base.split("_") if w)
 
 
 def listing_tools(tools: Iterable[str]) -> list:
     return sorted(t for t in tools if LISTING_TOOL.match(t))
 
 
-def listing_tool_for(param: str, tools: Iterable[str]):
-    """The one listing tool whose name holds the noun `param` names (`issue_id` -> `list_issues`),
-    or None: a listing tool for another noun is no source of this value."""
-    stem = input_stem(param) if param else ""
-    matches = [t for t in listing_tools(tools) if stem and re.search(rf"_{re.escape(stem)}", t)]
-    return matches[0] if len(matches) == 1 else None
+def listing_tools_for(param: str, tools: Iterable[str], function: str = "", prose: str = "") -> List[str]:
+    """The listing tools for the value that failed ([] when none lists it). A tool's listed noun is
+    the plural at the end of its name (`list_user_roles` lists roles; `find_issue` finds one issue,
+    it lists nothing). It must be the noun the input names (`issue_id` -> `list_issues`,
+    `category_id` -> `list_categories`); a bare `id`/`key`/`name`, or no known input, takes the noun of
+    the failing function (`get_issue`) or, last, a listed noun the message names ("No such file:
+    {path}" -> `list_files`). A listing tool for another noun is no source of this value, and the
+    failing function is not offered as its own source."""
+    listed = {}
+    for tool in listing_tools(tools):
+        words = tool.lower().split("_")[1:]
+        if tool != function and words and words[-1].endswith("s") and not words[-1].endswith(("ss", "us")):
+            listed[tool] = tuple(singular(w) for w in words)
+
+    def lists(noun: Tuple[str, ...]) -> List[str]:
+        return [t for t, ws in listed.items() if noun and ws[-len(noun):] == noun]
+
+    noun = input_noun(param) if param else ()
+    if noun:  # the input names its noun: an image id is no deck, whatever else the message names
+        return lists(noun)
+    found = lists(input_noun(function.split("_", 1)[1])) if "_" in function else []
+    if found:
+        return found
+    words = {singular(w) for w in re.findall(r"[a-z]+", prose.lower())}
+    return [t for t, ws in listed.items() if ws[-1] in words]
+
+
+def listing_tool_for(param: str, tools: Iterable[str], function: str = "", prose: str = ""):
+    """The one listing tool for the value that failed (`listing_tools_for`), or None."""
+    found = listing_tools_for(param, tools, function, prose)
+    return found[0] if len(found) == 1 else None
+
+    noun = input_noun(param) if param else ()
+    if noun:  # the input names its noun: an image id is no deck, whatever else the message names
+        return one(noun)
+    tool = one(input_noun(function.split("_", 1)[1])) if "_" in function else None
+    if tool:
+        return tool
+    words = {singular(w) for w in re.findall(r"[a-z]+", prose.lower())}
+    found = [t for t, ws in listed.items() if ws[-1] in words]
+    return found[0] if len(found) == 1 else None
 
 
 class PartRule(Rule):

@@ -18,6 +18,17 @@ from .signals import signals
 SENTENCE_END = re.compile(r"[.;!?](?:\s|$)")
 
 
+def sentence_start(prose: str, at: int) -> int:
+    """Where the sentence holding `at` starts: after the last `.;!?` that ends a sentence (one
+    followed by a space, so not the dot of "config.toml" or "2.5"), past the spaces."""
+    start = 0
+    for end in SENTENCE_END.finditer(prose, 0, at):
+        start = end.end()
+    while start < at and prose[start].isspace():
+        start += 1
+    return start
+
+
 class PhraseRule(Rule):
     """A rule defined by a `[[rule]]` entry of a phrase pack (Vale's existence/substitution)."""
 
@@ -97,7 +108,7 @@ class PhraseRule(Rule):
         """True when the match follows a step in its own sentence, joined to it by "and" or "then"
         ("please correct your input and try again", "narrow the query, then retry"): what the
         match advises waits on that step, not on time."""
-        sentence = max(prose.rfind(c, 0, start) for c in ".;!?") + 1
+        sentence = sentence_start(prose, start)
         head = re.search(r"(?:,\s*|\s)(?:and|then|and then)\s*$|,\s*then\s*$", prose[sentence:start])
         if head is None:
             return False
@@ -107,7 +118,7 @@ class PhraseRule(Rule):
         """True when the message, without the matched clause, gives the caller a next step of its
         own ("call export_data after the reset, or ask a workspace owner ..."): the person is an
         alternative, not the only way forward."""
-        clause_start = max(prose.rfind(c, 0, start) for c in ".;!?") + 1
+        clause_start = sentence_start(prose, start)
         tail = SENTENCE_END.search(prose, end)
         rest = prose[:clause_start] + " " + prose[tail.end() if tail else len(prose):]
         head = re.search(r"(?:,\s*|\s)(?:or|and)\s*$|,\s*$", prose[clause_start:start])

@@ -8,7 +8,7 @@ from ..model import EXCEPTION, RELAYED, Finding, Message, Template
 from ..prose import failure_statements
 from .base import FileContext, Rule, caught_locally, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
 from .inputs import first_failing_input
-from .no_message import control_flow, without_text
+from .no_message import control_flow, restates_status, without_text
 from .phrases import PhraseRule  # noqa: F401  (re-exported: the phrase machinery lived here)
 from .recovery import fixable, parses_caller_input  # noqa: F401  (parses_caller_input re-exported)
 from .signals import Signals, identifiers, signals, value_placeholders  # noqa: F401  (signals re-exported)
@@ -142,6 +142,8 @@ class GenericFailureMessage(Rule):
                 )
             return
         for template in self._judged(message, sig):
+            if restates_status(message, template):
+                continue  # `HTTPException(403, detail="Forbidden")`: what a bare 403 says, and all there is
             phrase = self._generic(template, sig, message, ctx)
             if phrase is None:
                 continue

@@ -15,7 +15,7 @@ from ..model import Applicability, Finding, Fix, Message
 from .base import FileContext, Option as RuleOption, Rule, complete_templates
 from .inputs import first_failing_input
 from .signals import tool_references
-from .part_rule import NOT_FOUND_TEXT, PART_SINKS, VALUE_SOURCE, PartRule, _root, listing_tool_for, listing_tools
+from .part_rule import NOT_FOUND_TEXT, PART_SINKS, VALUE_SOURCE, PartRule, _root, listing_tools, listing_tools_for
 from .vague import signals
 
 
@@ -23,8 +23,11 @@ class MissingValueSource(PartRule):
     """## What it does
     In an MCP tool, flags a not-found or invalid-identifier error (a guard on an `*_id`/`key`/`name`/
     `path`-like parameter, or text such as "not found", "unknown", "no such") that names no tool and no
-    command for finding valid values, when the server registers a listing or search tool. Silent for
-    servers with no listing tool.
+    command for finding valid values, when the server registers the tool that lists that value: a
+    listing or search tool whose name ends with the plural of the noun the input names (`issue_id` ->
+    `list_issues`, `category_id` -> `list_categories`), of the failing tool's noun for a bare `id`
+    (`get_issue`), or of the one listed noun the message names ("No such file" -> `list_files`).
+    Silent when no tool lists that value: `list_presentations` is no source of an image id.
 
     ## Why is this bad?
     Naming the tool that lists valid values raised recovery to 84-88% in the article's sources; "not
@@ -42,8 +45,8 @@ class MissingValueSource(PartRule):
     ```
 
     ## Fix safety
-    Unsafe, and only when exactly one registered tool lists that noun (`issue_id` -> `list_issues`):
-    append " Call list_issues to see valid ids.".
+    Unsafe: append "; call list_issues to see valid values" (one template, one listing tool; with two,
+    the suggestion names both and no fix is offered).
 
     ## Options
     None.
@@ -85,10 +88,13 @@ class MissingValueSource(PartRule):
                 continue
             if signals(ctx).code.search(template.prose) or signals(ctx).allowed_clause(template):
                 continue
-            matched = listing_tool_for(id_params[0] if id_params else first_failing_input(message, ctx), listing)
-            tool = matched or listing[0]
+            found = listing_tools_for(id_params[0] if id_params else first_failing_input(message, ctx) or _shown_input(message, template),
+                                      listing, function.name, template.prose)
+            if not found:
+                return  # no listing tool lists this value: there is no source to name
+            tool = " or ".join(found[:3])
             fix = None
-            if matched and len(message.templates) == 1:
+            if len(found) == 1 and len(message.templates) == 1:
                 addition = f"; call {tool} to see valid values"
                 edit = append_edit(template, ctx.code, addition)
                 fix = Fix(Applicability.UNSAFE, f"Append \"call {tool} to see valid values\"", (edit,)) if edit else None
@@ -99,6 +105,12 @@ class MissingValueSource(PartRule):
                 fix=fix,
             )
             return
+
+
+def _shown_input(message: Message, template) -> str:
+    """The parameter the message shows (`{issue_id}`), when no guard names the input."""
+    params = set(message.context.function.param_names) if message.context.function is not None else set()
+    return next((n.split(".", 1)[0] for h in template.placeholders for n in h.names if n.split(".", 1)[0] in params), "")
 
 
 def _about_input(message: Message, facts, template) -> bool:

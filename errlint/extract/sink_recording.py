@@ -222,7 +222,8 @@ class SinkRecording:
             extra["code"] = self.code(code) if code is not None else ""
         if spec.kind == "http":
             status = nodes.call_arg(call, 0, "status_code", "code", "status")
-            extra["status"] = nodes.int_value(status) if status is not None else None
+            value = nodes.int_value(status) if status is not None else None
+            extra["status"] = value if value is not None else framework_sinks.status_of_class(callee)  # `web.HTTPForbidden(text=...)`
         if callee.split(".", 1)[0] in ("arcade_tdk", "arcade_core"):
             for key in ("additional_prompt_content",):
                 more = nodes.keyword_arg(call, key)
