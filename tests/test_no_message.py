@@ -193,3 +193,11 @@ def test_a_self_stated_status_restated_as_text_is_the_same_answer(code):
 def test_a_restated_status_phrase_of_another_status_is_still_generic():
     code = "from fastapi import HTTPException\ndef f(item):\n    if item is None:\n        raise HTTPException(404, detail='Not Found')\n"
     assert "AEM101" in [c for _, c in found(code)]
+
+
+def test_no_part_rule_asks_more_of_a_restated_self_stated_status():
+    code = ("from fastapi import HTTPException\nfrom fastapi.responses import JSONResponse\n"
+            "def f(token):\n    if token is None:\n"
+            "        return JSONResponse(status_code=401, content={'error': 'Unauthorized'}, headers={'WWW-Authenticate': 'Bearer'})\n")
+    from conftest import PREVIEW
+    assert [d.code for d in lint(code, settings=PREVIEW)] == []

@@ -11,6 +11,7 @@ from typing import Iterable, List, Tuple
 from ..model import EXCEPTION, RELAYED, Finding, Message, Template
 from ..extract.declared_sets import declared_values
 from .base import CONTENT_SINKS, FileContext, Rule, internal_fault, internal_signal
+from .no_message import restates_status
 from .protocol_errors import host_protocol_error
 from .signals import identifiers
 
@@ -75,16 +76,6 @@ def listing_tool_for(param: str, tools: Iterable[str], function: str = "", prose
     found = listing_tools_for(param, tools, function, prose)
     return found[0] if len(found) == 1 else None
 
-    noun = input_noun(param) if param else ()
-    if noun:  # the input names its noun: an image id is no deck, whatever else the message names
-        return one(noun)
-    tool = one(input_noun(function.split("_", 1)[1])) if "_" in function else None
-    if tool:
-        return tool
-    words = {singular(w) for w in re.findall(r"[a-z]+", prose.lower())}
-    found = [t for t, ws in listed.items() if ws[-1] in words]
-    return found[0] if len(found) == 1 else None
-
 
 class PartRule(Rule):
     """A "missing part" rule: none applies to an internal fault, which no caller can fix, nor to an
@@ -98,6 +89,8 @@ class PartRule(Rule):
         if internal_signal(message, ctx) or function is not None and function.name == "__getattr__":
             return ()  # PEP 562 / attribute lookup: "has no attribute {name!r}" is Python's own message
         main = [t for t in message.templates if not t.fallback]
+        if main and all(restates_status(message, t) for t in main):
+            return ()  # a 401/403/405 whose text is its status phrase: the status says all there is
         if self.code in ("AEM202", "AEM203", "AEM204", "AEM205") and main and all(relayed_text(t) for t in main):
             return ()  # `raise ToolError(result.get("error"))`: the text is the upstream's; AEM207 judges relaying it
         if message.extra.get("detached"):
