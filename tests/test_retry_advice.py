@@ -10,6 +10,12 @@ from conftest import PREVIEW, lint
 HANDLER = "import httpx\nfrom fastmcp.exceptions import ToolError\n\ndef f(client):\n    try:\n        return client.get('/x')\n    except httpx.TimeoutException:\n        raise ToolError({text!r})\n"
 
 
+def aem103(text: str) -> list:
+    """AEM103's findings on a guarded raise of `text` (no handler: nothing transient)."""
+    code = f"from fastmcp.exceptions import ToolError\ndef f(x):\n    if x:\n        raise ToolError({text!r})\n"
+    return [d.code for d in lint(code, select=["AEM103"], settings=PREVIEW)]
+
+
 def codes(text: str, select) -> list:
     return sorted({d.code for d in lint(HANDLER.format(text=text), select=select, settings=PREVIEW)})
 
@@ -45,8 +51,7 @@ def test_a_timed_retry_satisfies_both():
     "Remove the duplicate key and then try again later.",
 ])
 def test_a_retry_that_waits_on_a_step_needs_no_timing(text):
-    code = f"from fastmcp.exceptions import ToolError\ndef f(x):\n    if x:\n        raise ToolError({text!r})\n"
-    assert [d.code for d in lint(code, select=["AEM103"], settings=PREVIEW)] == []
+    assert aem103(text) == []
 
 
 @pytest.mark.parametrize("text", [
@@ -56,8 +61,7 @@ def test_a_retry_that_waits_on_a_step_needs_no_timing(text):
     "Index is rebuilding; check back and try again later.",  # "check back" names no concrete object
 ])
 def test_retry_advice_on_its_own_still_needs_timing(text):
-    code = f"from fastmcp.exceptions import ToolError\ndef f(x):\n    if x:\n        raise ToolError({text!r})\n"
-    assert [d.code for d in lint(code, select=["AEM103"], settings=PREVIEW)] == ["AEM103"]
+    assert aem103(text) == ["AEM103"]
 
 
 @pytest.mark.parametrize("text", [
@@ -67,8 +71,7 @@ def test_retry_advice_on_its_own_still_needs_timing(text):
     "Set TIMEOUT=2.5 and try again.",
 ])
 def test_the_sentence_of_a_retry_starts_after_a_sentence_end_not_a_dot(text):
-    code = f"from fastmcp.exceptions import ToolError\ndef f(x):\n    if x:\n        raise ToolError({text!r})\n"
-    assert [d.code for d in lint(code, select=["AEM103"], settings=PREVIEW)] == []
+    assert aem103(text) == []
 
 
 @pytest.mark.parametrize("text", [

@@ -72,6 +72,11 @@ def measured_findings(findings: List[dict], default_findings: Optional[List[dict
     return list(findings) + list({f["key"]: f for f in extra}.values())
 
 
+def read_measured(args, defaults: Dict[str, bool]) -> List[dict]:
+    """`measured_findings` of the designed and default runs named by `--findings`/`--default-findings`."""
+    return measured_findings(read_jsonl(args.findings), read_jsonl(args.default_findings), defaults)
+
+
 def precision_table(findings: List[dict], verdicts: Dict[str, List[dict]], defaults: Dict[str, bool],
                     default_findings: Optional[List[dict]] = None) -> List[dict]:
     """Each rule's agreed precision and status on the designed run (`findings`: every designed rule
@@ -202,7 +207,7 @@ def _write_packets(items: List[str], header: str, out_dir: Path, batch: int, pre
 
 def cmd_sample(args) -> int:
     defaults = default_on()
-    findings = measured_findings(read_jsonl(args.findings), read_jsonl(args.default_findings), defaults)
+    findings = read_measured(args, defaults)
     if getattr(args, "added_since", None):  # only what a change added: the findings REV did not have
         old = subprocess.run(["git", "-C", str(REPO), "show", f"{args.added_since}:bench/ecosystem/findings.jsonl"],
                              capture_output=True, text=True)
@@ -389,7 +394,7 @@ def cmd_import(args) -> int:
     if not args.out_dir or not args.out_dir.is_dir():
         print("error: `import` needs --out-dir DIR, the folder holding the reviewers' answers-*.jsonl files")
         return 2
-    findings = {f["key"]: f for f in measured_findings(read_jsonl(args.findings), read_jsonl(args.default_findings), default_on())}
+    findings = {f["key"]: f for f in read_measured(args, default_on())}
     sites = {s["site"] for s in read_jsonl(SITES)}
     added = {VERDICTS: 0, SITE_VERDICTS: 0}
     skipped = 0

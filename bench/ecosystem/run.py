@@ -82,6 +82,7 @@ def cmd_run(args) -> int:
 def cmd_compare(args) -> int:
     packages = _packages(args)
     sources = prepare(packages, args.cache)
+    selection = rule_args(args)
     if args.before and args.before.exists():  # REV's findings, saved by an earlier --compare run
         before = read_jsonl(args.before)
         say(f"read {len(before)} findings of {args.compare} from {args.before}")
@@ -89,7 +90,7 @@ def cmd_compare(args) -> int:
         tmp = checkout(args.compare)
         try:
             say(f"checking {len(sources)} packages with errlint at {args.compare}")
-            before = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say, rule_args=rule_args(args))
+            before = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say, rule_args=selection)
         finally:
             tmp.cleanup()
         if args.before:
@@ -97,11 +98,11 @@ def cmd_compare(args) -> int:
     if args.against:
         tmp = checkout(args.against)
         try:
-            after = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say, rule_args=rule_args(args))
+            after = collect(packages, sources, Path(tmp.name), jobs=args.jobs, progress=say, rule_args=selection)
         finally:
             tmp.cleanup()
     else:
-        after = collect(packages, sources, REPO, jobs=args.jobs, progress=say, rule_args=rule_args(args))
+        after = collect(packages, sources, REPO, jobs=args.jobs, progress=say, rule_args=selection)
     if args.after:
         write_jsonl(args.after, after)
     print(compare_report(before, after, args.compare, args.against or "this checkout", args.limit))

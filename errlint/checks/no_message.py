@@ -24,10 +24,14 @@ from ..extract.value_names import PROSE_NAME, snake
 from ..model import EXCEPTION, Message
 
 MESSAGELESS_SINKS = ("raise", "tool-error", "agent-error", "cli-error", "http")
-# statuses whose phrase is the whole answer to the request: 401 (the WWW-Authenticate header says how
-# to authenticate), 403 (a refusal to authorize, which by convention is not explained) and 405 (the
-# Allow header lists the methods). A 400, 404, 409 or 410 leaves open what in the request was wrong.
-SELF_STATED = frozenset({401, 403, 405})
+# statuses whose phrase is the whole answer to the request, with the words that restate it: 401 (the
+# WWW-Authenticate header says how to authenticate), 403 (a refusal to authorize, which by convention
+# is not explained) and 405 (the Allow header lists the methods). A 400, 404, 409 or 410 leaves open
+# what in the request was wrong.
+SELF_STATED_PHRASES = {401: ("unauthorized", "unauthorised", "not authenticated", "authentication required"),
+                       403: ("forbidden", "access denied", "permission denied", "not authorized", "not authorised"),
+                       405: ("method not allowed",)}
+SELF_STATED = frozenset(SELF_STATED_PHRASES)
 ERROR_TEXT_NAME = re.compile(r"(^|_)(err|errs|error|errors|exc|exception|stderr|stdout|output|out|reason|cause|problem|failure|response|resp|result|res|status|body|content|why)$")
 PROTOCOL_METHODS = {"__getitem__", "__getattr__", "__getattribute__", "__missing__", "__delitem__", "__setitem__", "__delattr__", "__next__", "__anext__", "__index__", "__contains__"}
 
@@ -55,12 +59,7 @@ def restates_status(message: Message, template) -> bool:
     if message.sink != "http" or status not in SELF_STATED or template.placeholders:
         return False
     words = re.sub(r"[^a-z ]", "", template.literal.lower()).split()
-    return " ".join(words) in _PHRASES.get(status, ())
-
-
-_PHRASES = {401: ("unauthorized", "unauthorised", "not authenticated", "authentication required"),
-            403: ("forbidden", "access denied", "permission denied", "not authorized", "not authorised"),
-            405: ("method not allowed",)}
+    return " ".join(words) in SELF_STATED_PHRASES[status]
 
 
 def only_value(message: Message) -> str:

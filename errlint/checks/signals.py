@@ -52,9 +52,7 @@ class Signals:
         self.needs_object = re.compile(CLAUSE_START + r"(?:" + "|".join(bound) + r")\b(?!-\w)(?P<rest>.*?)(?=[.;!?](?:\s|$)|$)", re.I)
         self.allowed: Lexicon = packs.lexicon("allowed-values")
         self.retry: Lexicon = packs.lexicon("retry-statement")
-        # retry advice with no timing ("please retry shortly"): it says a retry helps, and AEM103
-        # (retry-without-timing) judges the missing wait
-        self.retry_advice: Optional[Lexicon] = next((r.lexicon for r in packs.rules if r.code == "AEM103"), None)
+        self.retry_advice: Lexicon = packs.lexicon("retry-advice")
         self.code: Lexicon = packs.lexicon("code")
         self.generic: Lexicon = packs.lexicon("generic-outcome")
         self.statements = statements(packs)

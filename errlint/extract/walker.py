@@ -36,8 +36,6 @@ from .value_origins import request_call
 _ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
 
 
-# Methods that put their arguments into the receiver's value: a list built with `parts.append(x)`
-# from an input varies with the input
 # drop-in replacements of a framework, imported in its place (`import rich_click as click`): what
 # they export is the framework's, so their names are read as the framework's
 DROP_IN = {"rich_click": "click", "asyncclick": "click"}
@@ -48,6 +46,8 @@ def drop_in(module: str) -> str:
     return DROP_IN.get(head, head) + dot + rest
 
 
+# Methods that put their arguments into the receiver's value: a list built with `parts.append(x)`
+# from an input varies with the input
 MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "appendleft", "extendleft", "setdefault"})
 
 
