@@ -250,6 +250,7 @@ class FunctionInfo:
     is_async: bool = False
     calls: set = field(default_factory=set)
     aliases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # param -> CLI flags (`fmt` -> `--format`)
+    switches: FrozenSet[str] = frozenset()  # params a CLI option declares on/off (`is_flag=True`, `--x/--no-x`)
     node: Any = field(default=None, repr=False)
     parent: Optional["FunctionInfo"] = field(default=None, repr=False)
     # project-model facts (errlint.project_model): qualified callees, callees whose value the function

@@ -36,7 +36,7 @@ RULE_KEYS = {
 LEXICON_KEYS = {"description", "tokens", "words", "needs_object", "examples"}
 PACK_KEYS = {"pack", "lexicon", "rule", "credential"}
 EXTENDS = ("existence", "substitution")
-WHEN = ("fixable", "always")
+WHEN = ("fixable", "foreseen", "always")
 
 
 class PackError(ValueError):

@@ -186,4 +186,8 @@ def test_text_assembled_in_init_locals_stays_judged_in_init():
         def find(version):
             raise ResolutionError(source="PATH", version=version)
     '''
-    assert texts(code, "ResolutionError") == ["No interpreter {version} found in {source}. Something went wrong."]
+    # the `+=` under the `if` is one of two texts, not always part of the message
+    assert texts(code, "ResolutionError") == [
+        "No interpreter {version} found in {source}. Something went wrong.",
+        "No interpreter {version} found in {source}.",
+    ]

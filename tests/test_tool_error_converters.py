@@ -121,6 +121,78 @@ CONVERTED = {
                 raise RuntimeError(f"url must start with https:// (got {url!r})")
             return url
     """,
+    # a library class's superclasses are not in the project: a converter catching a library class
+    # may catch it (mcp-server-git: FlagInjectionError(git.exc.BadName), converted as gitdb's ODBError)
+    "library_subclass_converted_as_another_library_class": """
+        from git.exc import BadName
+        from gitdb.exc import ODBError
+
+        class FlagInjectionError(BadName):
+            pass
+
+        @contextmanager
+        def reported_to_model():
+            try:
+                yield
+            except (ValueError, ODBError) as e:
+                raise ToolError(str(e)) from e
+
+        def tool_errors(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                with reported_to_model():
+                    return fn(*args, **kwargs)
+            return wrapper
+
+        @mcp.tool()
+        @tool_errors
+        def show(revision: str) -> str:
+            if revision.startswith("-"):
+                raise FlagInjectionError(f"revision {revision!r} cannot start with '-'")
+            return revision
+    """,
+    "library_class_raised_directly_under_a_library_catch": """
+        import httpx
+
+        def http_errors(fn):
+            @functools.wraps(fn)
+            async def wrapper(*args, **kwargs):
+                try:
+                    return await fn(*args, **kwargs)
+                except httpx.HTTPError as e:
+                    raise ToolError(f"request failed: {e}") from e
+            return wrapper
+
+        @mcp.tool()
+        @http_errors
+        async def fetch(url: str) -> str:
+            if not url.startswith("https://"):
+                raise httpx.InvalidURL(f"url must start with https:// (got {url!r})")
+            return url
+    """,
+    "project_class_two_steps_from_a_library_class": """
+        from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+        class StoreError(IntegrityError):
+            pass
+
+        class DuplicateRow(StoreError):
+            pass
+
+        @contextmanager
+        def as_tool_errors():
+            try:
+                yield
+            except SQLAlchemyError as e:
+                raise ToolError(str(e)) from e
+
+        @mcp.tool()
+        def insert(key: str) -> str:
+            with as_tool_errors():
+                if key == "taken":
+                    raise DuplicateRow(f"row {key!r} exists; call update instead")
+                return key
+    """,
 }
 
 
@@ -223,6 +295,9 @@ STILL_MASKED = {
                 raise ValueError(f"key must be digits (got {key!r})")
             return key
     """, 19),
+    # a library class under a converter that catches only builtin classes: nothing says it is one
+    "library_class_under_a_builtin_only_converter": (converting("KeyError", "ToolError").replace(
+        "raise ValueError(", "raise LibError(").replace("def tool_errors", "from lib.errors import LibError\n\ndef tool_errors"), 21),
     # a decorator that only logs lets the class reach the framework
     "decorator_that_does_not_convert": (wrapped('print("calling", fn.__name__)', "return fn(*args, **kwargs)"), 17),
 }

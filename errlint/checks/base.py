@@ -183,6 +183,8 @@ INTERNAL_FAULT_TEXT = re.compile(
 )
 # a catch-all's own words for a failure it did not foresee
 UNEXPECTED_TEXT = re.compile(r"\b(?:unexpected|unhandled|unforeseen) (?:error|exception|failure|problem)\b", re.I)
+# the program's own words for a failure whose cause it does not know
+UNKNOWN_FAILURE_TEXT = re.compile(r"\b(?:unknown|unexpected|unhandled|unforeseen|unspecified|unidentified) (?:error|exception|failure|problem|fault)\b", re.I)
 INTERNAL_FAULT_CODES = re.compile(r"^(?:[\w.]*INTERNAL_ERROR|-32603|500)$")
 
 
@@ -201,6 +203,13 @@ def internal_fault(message: Message) -> bool:
     # a catch-all around one parse of an input (`date.fromisoformat(date)`), or one answered with a
     # client-error status, is about the reader's value, however it is worded
     return not (isinstance(status, int) and 400 <= status < 500) and parse_guard(message, lambda _: False) is None
+
+
+def states_unknown_failure(message: Message) -> bool:
+    """Every text of the message says its failure's cause is unknown ("Unknown error calling API";
+    not the default an upstream's missing error text falls back to)."""
+    texts = [t for t in message.templates if not t.fallback and t.literal.strip()]
+    return bool(texts) and all(UNKNOWN_FAILURE_TEXT.search(t.prose) for t in texts)
 
 
 def internal_signal(message: Message, ctx: "FileContext") -> bool:

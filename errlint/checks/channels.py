@@ -25,7 +25,8 @@ class CliErrorChannel(Rule):
     `log.error(...)`, counts as printing). Consecutive output lines are one report: it is reported
     once, at its first line, and the fix moves every line. A function that talks with a person at
     the terminal (`input()`, `click.prompt`/`confirm`, rich's `Prompt.ask`, questionary) is left
-    alone: its stdout is the conversation.
+    alone: its stdout is the conversation. So is `os._exit(n)` in a function that forks: that is
+    what `os._exit` is for, a forked process (a daemon with its stdio detached) leaving at once.
 
     ## Why is this bad?
     Agents and pipes read stdout as the command's data and stderr as its diagnostics (clig.dev); a

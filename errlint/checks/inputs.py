@@ -25,6 +25,8 @@ FLAG_NAME = re.compile(
 def is_flag(function, name: str) -> bool:
     """An option switch or a mode, not a value the reader would change to fix the failure."""
     param = function.param(name) if function is not None else None
+    if function is not None and name in function.switches:
+        return True  # declared on/off: `@click.option("--ignore", is_flag=True)`
     if param is not None and (param.annotation.replace("Optional[", "").startswith("bool") or param.default in ("True", "False")):
         return True
     return bool(FLAG_NAME.match(name))

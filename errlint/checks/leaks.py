@@ -22,6 +22,9 @@ LITERAL_SECRETS = re.compile(
 HOME_LITERAL = re.compile(r"(?<![\w.])(?:/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|[A-Za-z]:\\\\?Users\\\\?[A-Za-z0-9._-]+)")
 PLACEHOLDER_LIKE = re.compile(r"<[^>]+>|\$\{?\w+\}?|%\w+%|\{\{[^}]*\}\}|x{4,}|\*{3,}", re.I)
 LEAK_SINKS = CONTENT_SINKS | {"tool-return"}
+# a path offered as an example of the allowed form ("e.g. '/home/me/q1.xlsx'") is made up
+EXAMPLE_MARKER = re.compile(r"\b(?:e\.g\.|for example|for instance|such as|example:|like)", re.I)
+SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?](?:\s|$)")
 BUG_REPORT = re.compile(r"\b(report|file|open)\b[^.]*\b(bug|issue)\b|https?://\S+/issues", re.I)
 
 
@@ -138,7 +141,8 @@ class CredentialPathInMessage(Rule):
     """## What it does
     Flags a message that shows a credential store's path (`~/.aws/credentials`, `~/.kube/config`,
     `~/.ssh/id_rsa`, `application_default_credentials.json`, ...) or an absolute home path: a literal
-    `/home/<user>` or `/Users/<user>`, or a value built with `os.path.expanduser`, `Path.home()`,
+    `/home/<user>` or `/Users/<user>` (not one offered as an example of the allowed form in its
+    sentence, "must be absolute, e.g. '/home/me/q1.xlsx'": that path is made up), or a value built with `os.path.expanduser`, `Path.home()`,
     `os.getcwd()` or `Path.cwd()`, including the text of an OSError raised on such a path (`{exc}`,
     `str(exc)`, `exc.filename`: "[Errno 2] No such file or directory: '/home/bob/.aws/credentials'").
     A home path is known by where it comes from, however it is named: `expanduser`, `Path.home()`, the
@@ -224,7 +228,7 @@ class CredentialPathInMessage(Rule):
                         )
                         return
             literal = template.literal
-            home = HOME_LITERAL.search(literal)
+            home = next((m for m in HOME_LITERAL.finditer(literal) if not _illustrates(literal, m.start())), None)
             if home:
                 yield self.finding(message, f"the message contains an absolute home path ({home.group(0)}), which leaks the account name", "Use the `~` form or a path relative to the project.", fix=_tilde_fix(template, home.group(0), ctx))
                 return
@@ -252,6 +256,13 @@ def _credential_path_tried(holder, message: Message, ctx: FileContext) -> str:
             if tried:
                 return tried
     return ""
+
+
+def _illustrates(literal: str, start: int) -> bool:
+    """The text before `start`, in the same sentence, offers an example ("absolute, e.g. 'C:\\q1.xlsx'
+    or '/home/me/q1.xlsx'", "such as /Users/alice/app"): the path is an illustration."""
+    sentence = SENTENCE_END.split(literal[:start])[-1]
+    return bool(EXAMPLE_MARKER.search(sentence))
 
 
 def _tilde_fix(template, home: str, ctx: FileContext) -> Optional[Fix]:

@@ -7,7 +7,7 @@ from typing import Iterable, Optional
 
 import libcst as cst
 
-from ..extract.catching import ancestors
+from ..extract.catching import ancestors, is_builtin_exception, library_ancestors
 from ..extract.sinks import TOOL_ERROR_IMPORT
 from ..extract.tool_error_converters import UNMASKED, stack_passing
 from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
@@ -367,7 +367,11 @@ def converted_on_the_way(message: Message, ctx: FileContext) -> bool:
         return True
     cls = message.callee.rsplit(".", 1)[-1]
     bases = {name: [b.rsplit(".", 1)[-1] for b in found] for name, found in ctx.facts.class_bases.items()}
-    return bool(converted & ancestors(cls, bases))
+    if converted & ancestors(cls, bases):
+        return True
+    # a library's error class (`class FlagInjectionError(git.exc.BadName)`) has superclasses errlint
+    # cannot read: a converter that catches a library class (gitdb's ODBError) may well catch it
+    return bool(library_ancestors(cls, bases)) and any(not is_builtin_exception(c) for c in converted)
 
 
 class LowlevelHandlerRaises(Rule):

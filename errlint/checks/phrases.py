@@ -10,7 +10,7 @@ from ..fixes import replace_with_fbody
 from ..model import Applicability, Finding, Fix, Level, Message, Template
 from ..packs import MAX_MATCH_CHARS, PackError, PhraseRuleSpec
 from ..prose import statements
-from .base import FileContext, Rule, mostly_non_english
+from .base import FileContext, Rule, internal_fault, mostly_non_english
 from .inputs import first_failing_input
 from .recovery import recoverable
 from .signals import signals
@@ -88,6 +88,8 @@ class PhraseRule(Rule):
                     continue
                 if spec.when == "fixable" and not recoverable(message, ctx):
                     return
+                if spec.when == "foreseen" and internal_fault(message):
+                    return  # "Unexpected error in {tool}; see server log": the operator's pointer
                 replacement = spec.swap.get(text.lower(), "") if spec.swap else ""
                 fmt = {"match": text.strip(), "replacement": replacement, "param": first_failing_input(message, ctx) or "<param>", "limit": _limit(message, ctx)}
                 fixer = PHRASE_FIXERS.get(spec.code) if self.FIX is Applicability.UNSAFE else None

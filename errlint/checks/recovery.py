@@ -11,7 +11,7 @@ from ..extract.fixability import caller_fixable, is_transient
 from ..extract import nodes
 from ..extract.provenance import REGEX_CALL, REGEX_MODULES, provenance
 from ..model import Message
-from .base import FileContext
+from .base import FileContext, states_unknown_failure
 
 NOT_FIXABLE_TEXT = re.compile(
     r"\b(no (?:tool )?call can fix|cannot be fixed by (?:the )?(?:agent|caller|a call)|not caused by your|"
@@ -184,7 +184,11 @@ def _own_values_only(message: Message, facts) -> bool:
 
 def recoverable(message: Message, ctx: FileContext) -> bool:
     """The caller can recover on its own: by changing its input (`fixable`, strict) or by waiting
-    out a transient state (a timeout, a connection failure, 429/5xx). The gate of AEM501/AEM502."""
+    out a transient state (a timeout, a connection failure, 429/5xx). The gate of AEM501/AEM502.
+    A failure the message itself calls unknown ("Unknown error calling API") is not known to be the
+    caller's to fix, whatever the guard tests: only a wait may help it."""
+    if states_unknown_failure(message):
+        return is_transient(message, ctx.guard(message))
     if fixable(message, ctx, strict=True):
         return True
     if crash_handler(message, ctx) or needs_a_person(message, ctx):

@@ -231,17 +231,34 @@ def _states_bound(template: Template, facts: GuardFacts) -> bool:
     return any(label and interpolates(template, label) for _, _, label in facts.bounds)
 
 
+def _names_param(template: Template, param: str, function) -> bool:
+    """The message names `param`, or the CLI flag it is declared as (`--p-name`, `--format` for `fmt`)."""
+    flags = ("--" + param.replace("_", "-"),) + function.aliases.get(param, ())
+    return mentions(template, param) or any(mentions(template, flag) or mentions(template, flag.lstrip("-")) for flag in flags)
+
+
 def _secret(name: str) -> bool:
     from ..extract.value_names import is_secret_name
 
     return is_secret_name(name)
 
 
+# the framework puts the parameter's name before these texts: click's "Invalid value for '--size':",
+# argparse's "argument --cooldown:" (a `type=` converter's ArgumentTypeError, or an ArgumentError)
+NAMED_BY_FRAMEWORK = frozenset({
+    "click.BadParameter", "click.exceptions.BadParameter", "typer.BadParameter", "click.MissingParameter",
+    "argparse.ArgumentTypeError", "argparse.ArgumentError",
+})
+
+
 class MissingInputName(PartRule):
     """## What it does
     In an MCP tool or a CLI command, flags a message raised under a guard on parameter `p` that names
     neither `p` nor its flag (`--p-name`). One-parameter tools whose message echoes the value, and
-    click's `BadParameter` (click adds the parameter name), are exempt.
+    the errors whose text the framework prefixes with the parameter's name (click's `BadParameter`,
+    argparse's `ArgumentTypeError` from a `type=` converter) are exempt. Neither is a parameter
+    that only switches the failure on or off (`if not ignore: raise ...` with `--ignore` declared
+    `is_flag=True`): it is not the input that failed.
 
     ## Why is this bad?
     With several arguments, "must be positive" leaves the agent guessing which one. The MCP spec's
@@ -286,14 +303,16 @@ class MissingInputName(PartRule):
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         function = message.context.function
-        if function is None or function.role not in ("tool", "cli") or message.callee.endswith("BadParameter"):
+        if function is None or function.role not in ("tool", "cli") or message.callee in NAMED_BY_FRAMEWORK:
             return
         facts = ctx.guard(message)
         params = [p for p in failing_inputs(message, ctx) if p in function.param_names]
         if not params:
             return  # only flags, context objects or whole argument containers were tested
+        # a switch tested with the input (`if multi and len(columns) > 1`) names the failing combination
+        switches = [p for p in function.param_names if p in facts.subjects and p in function.switches]
         for template in complete_templates(message):
-            if any(mentions(template, p) or mentions(template, "--" + p.replace("_", "-")) or any(mentions(template, flag) or mentions(template, flag.lstrip("-")) for flag in function.aliases.get(p, ())) for p in params):
+            if any(_names_param(template, p, function) for p in params + switches):
                 continue
             if _names_missing_key(template, facts):
                 continue

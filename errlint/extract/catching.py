@@ -83,6 +83,18 @@ def ancestors(cls: str, bases: Mapping[str, Iterable[str]], depth: int = 0) -> F
     return frozenset(out)
 
 
+def is_builtin_exception(cls: str) -> bool:
+    obj = getattr(builtins, cls, None)
+    return isinstance(obj, type) and issubclass(obj, BaseException)
+
+
+def library_ancestors(cls: str, bases: Mapping[str, Iterable[str]]) -> FrozenSet[str]:
+    """The classes in `cls`'s ancestry that neither the project (`bases`) nor builtins define: a
+    library's error classes (`class FlagInjectionError(git.exc.BadName)`), whose own superclasses
+    errlint cannot read. A handler for another class of a library may catch them."""
+    return frozenset(c for c in ancestors(cls, bases) if c not in bases and not is_builtin_exception(c))
+
+
 def catches(types: Iterable[str], cls: str, bases: Mapping[str, Iterable[str]]) -> bool:
     """A handler for `types` catches a raise of class `cls` (by last name; "" for an unknown class,
     which only a catch-all catches)."""

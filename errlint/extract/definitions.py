@@ -9,7 +9,7 @@ its bases; an exception class records its default message attributes, its templa
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Tuple
+from typing import TYPE_CHECKING, Dict, FrozenSet, List, Set, Tuple
 
 import libcst as cst
 
@@ -48,7 +48,7 @@ class Definitions:
             qualname=(self.func.qualname + "." if self.func is not None else self.class_name + "." if self.class_name else "") + stmt.name.value,
         )
         self._role(info, stmt)
-        info.aliases = self._cli_aliases(stmt)
+        info.aliases, info.switches = self._cli_options(stmt)
         self.functions.append(info)
         self.scope.bind(stmt.name.value, Binding("def", stmt))
         scope = Scope("function", parent=self.scope if self.scope.kind == "function" else self.module_scope)
@@ -138,9 +138,12 @@ class Definitions:
                 info.role = "cli"
                 return
 
-    def _cli_aliases(self, stmt: cst.FunctionDef) -> Dict[str, Tuple[str, ...]]:
-        """click/typer `@option("--format", "fmt")` declarations: parameter name -> flags."""
+    def _cli_options(self, stmt: cst.FunctionDef) -> Tuple[Dict[str, Tuple[str, ...]], FrozenSet[str]]:
+        """click/typer `@option("--format", "fmt")` declarations: parameter name -> flags, and the
+        parameters declared as on/off switches (`is_flag=True`, `count=True`, `"--x/--no-x"`,
+        `type=bool`)."""
         out: Dict[str, Tuple[str, ...]] = {}
+        switches: Set[str] = set()
         for deco in stmt.decorators:
             call = deco.decorator
             if not isinstance(call, cst.Call):
@@ -158,7 +161,18 @@ class Definitions:
             else:
                 continue
             out[param] = flags
-        return out
+            if any("/" in d for d in decls if d.startswith("-")) or _declares_switch(call):
+                switches.add(param)
+        return out, frozenset(switches)
+
+
+def _declares_switch(call: cst.Call) -> bool:
+    for name in ("is_flag", "count"):
+        arg = nodes.keyword_arg(call, name)
+        if isinstance(arg, cst.Name) and arg.value == "True":
+            return True
+    kind = nodes.keyword_arg(call, "type")
+    return isinstance(kind, cst.Name) and kind.value == "bool"
 
 
 def _params(params: cst.Parameters, walker: Walker) -> Tuple[Param, ...]:

@@ -15,6 +15,7 @@ from typing import Dict, List, Optional, Tuple
 import libcst as cst
 
 from ..model import Param
+from .conditional_appends import Addition, flatten
 
 
 @dataclass(eq=False)
@@ -83,7 +84,7 @@ class Scope:
 
 
 # The reaching definition of a name at a sink: its value and the `+=` additions after it.
-Reaching = Dict[str, Tuple[cst.CSTNode, Tuple[cst.CSTNode, ...]]]
+Reaching = Dict[str, Tuple[cst.CSTNode, Tuple[Addition, ...]]]
 
 
 class ReachingScope:
@@ -100,7 +101,7 @@ class ReachingScope:
     def lookup(self, name: str) -> List[Binding]:
         if name in self.reaching:
             value, adds = self.reaching[name]
-            return [Binding("assign", value)] + [Binding("aug", a) for a in adds]
+            return [Binding("assign", value)] + [Binding("aug", a) for a in flatten(adds)]
         return self.scope.lookup(name)
 
     def value(self, name: str) -> Optional[cst.CSTNode]:
@@ -108,7 +109,8 @@ class ReachingScope:
             return self.reaching[name][0]
         return self.scope.value(name)
 
-    def additions(self, name: str) -> List[cst.CSTNode]:
+    def additions(self, name: str) -> List[Addition]:
+        """The `+=` additions, a `Choice` for those made under an `if` (see conditional_appends)."""
         if name in self.reaching:
             return list(self.reaching[name][1])
         return self.scope.additions(name)

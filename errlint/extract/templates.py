@@ -28,9 +28,12 @@ from ..model import (
 )
 from . import nodes
 from .placeholder_kinds import MAX_DEPTH, MAX_VARIANTS, PlaceholderKinds
+from .conditional_appends import Addition, Choice
 from .scope import Scope
 from .string_formats import as_fallback, format_template, join, merge_text, percent_template
 from .value_names import PROSE_NAME, is_secret_name, relayed_error, snake
+
+NOTHING = Template(())  # what an `if` appends when none of its branches runs
 
 GETTEXT = {"_", "gettext", "gettext_lazy", "ugettext", "ugettext_lazy", "gettext_noop", "N_", "_lazy", "lazy_gettext"}
 GETTEXT_SECOND = {"pgettext", "pgettext_lazy", "npgettext"}
@@ -250,6 +253,19 @@ class TemplateBuilder(PlaceholderKinds):
             return self._variants(func.value, depth + 1)  # `"text".encode()`: the same words, as bytes
         return None
 
+    def _addition_variants(self, extra: Addition, depth: int) -> List[Template]:
+        """The texts one `+=` addition can append: an expression's variants, or for a `Choice` each
+        branch's (appended in order), then nothing when no branch need run."""
+        if not isinstance(extra, Choice):
+            return self._variants(extra, depth)
+        out: List[Template] = []
+        for branch in extra.branches:
+            texts = [NOTHING]
+            for item in branch:
+                texts = [join(a, b) for a in texts for b in self._addition_variants(item, depth + 1)][:MAX_VARIANTS]
+            out.extend(texts)
+        return out[:MAX_VARIANTS] if extra.exhaustive else out[:MAX_VARIANTS - 1] + [NOTHING]
+
     def _resolve_name(self, expr: cst.Name, depth: int) -> Optional[List[Template]]:
         name = expr.value
         if name in self._active:
@@ -261,7 +277,7 @@ class TemplateBuilder(PlaceholderKinds):
         try:
             variants = self._variants(value, depth + 1)
             for extra in self.scope.additions(name):
-                more = self._variants(extra, depth + 1)
+                more = self._addition_variants(extra, depth + 1)
                 variants = [join(a, b) for a in variants for b in more][:MAX_VARIANTS]
             if not any(t.pieces for t in variants):
                 return None

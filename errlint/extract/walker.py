@@ -24,6 +24,7 @@ from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
 from .catching import class_key, replaced_types
+from .conditional_appends import appended_choice, extend
 from .links import ModuleLinks, carries_message, is_main_test, loop_tables
 from .scope import Binding, Reaching, Scope
 from .sink_recording import SinkRecording
@@ -36,6 +37,7 @@ from .value_origins import request_call
 _ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
 
 
+FORK_CALLS = frozenset({"os.fork", "os.forkpty"})
 # drop-in replacements of a framework, imported in its place (`import rich_click as click`): what
 # they export is the framework's, so their names are read as the framework's
 DROP_IN = {"rich_click": "click", "asyncclick": "click"}
@@ -173,6 +175,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
                 self.guards.append(Guard("if", test=flat[i - 1].test, negated=True))
                 pushed += 1
             scope, mark, emitted = self.scope, len(self.scope.order), len(self.raw)
+            before_if = self.reaching_now() if stmt.__class__ is cst.If else None  # exact class test: see `nodes`
             try:
                 self.statement(stmt)
             finally:
@@ -180,7 +183,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             # a tool's every return is recorded (most statements record nothing: no scan then)
             failed_exit = len(self.raw) > emitted and any(r.kind != "tool-return" for r in self.raw[emitted:])
             if len(scope.order) > mark:
-                self._reach(defs, stmt, set(scope.order[mark:]))
+                self._reach(defs, stmt, set(scope.order[mark:]), before_if)
             chain = equality_chain(stmt)
             if chain is not None:
                 subject, values = chain
@@ -189,14 +192,23 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         self.exits_after, self.exit_code, self.output_run, self.before_stdio_run, self.block_at = saved_exit
         self.before_reply = saved_reply
 
-    def _reach(self, defs: Reaching, stmt: cst.CSTNode, bound: Set[str]) -> None:
+    def _reach(self, defs: Reaching, stmt: cst.CSTNode, bound: Set[str], before_if: Optional[Reaching] = None) -> None:
         """Update the reaching definitions after `stmt`, which bound the names in `bound`: a plain
-        `name = value` (or `name += value` after one) reaches the statements after it; any other
+        `name = value` (or `name += value` after one, or an `if` whose branches only do that, given
+        `before_if`, the definitions that reached it) reaches the statements after it; any other
         binding hides every earlier one."""
         kind = stmt.__class__  # exact class tests: see `nodes`
         added = kind is cst.AugAssign and isinstance(stmt.operator, cst.AddAssign) and isinstance(stmt.target, cst.Name)
         # only `name += value` needs the definition it extends (the innermost block's wins)
         prior = next((d[stmt.target.value] for d in reversed(self.reaching) if stmt.target.value in d), None) if added else None
+        # `if c: name += a` [elif/else]: the definition before it, extended by one of the branches
+        choices = {}
+        if before_if:
+            for name in bound:
+                before = before_if.get(name)
+                choice = appended_choice(stmt, name) if before is not None else None
+                if choice is not None:
+                    choices[name] = (before[0], extend(before[1], choice))
         for d in self.reaching:
             for name in bound:
                 d.pop(name, None)
@@ -206,6 +218,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             defs[stmt.target.value] = (stmt.value, ())
         elif prior is not None:
             defs[stmt.target.value] = (prior[0], prior[1] + (stmt.value,))
+        defs.update(choices)
 
     def reaching_now(self) -> Reaching:
         merged: Reaching = {}
@@ -431,9 +444,18 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         for s in flat:
             code = exit_status(s, self)
             if code is not None and code != 0:
+                if self._forked_child_exit(s):
+                    return
                 context = self.context()
                 self.raw.append(RawSink("exit", "sys.exit", s, None, self.scope, context, {"silent": True, "messageless": True}))
                 return
+
+    def _forked_child_exit(self, stmt: cst.CSTNode) -> bool:
+        """`os._exit(1)` in a function that calls `os.fork()`: the documented use of `os._exit`, a
+        forked process (a daemon whose stdio is detached) leaving at once. No person reads its output."""
+        if not (stmt.__class__ is cst.Expr and self.qualify(stmt.value.func) == "os._exit") or self.func is None:  # exact class test: see `nodes`
+            return False
+        return any(n.__class__ is cst.Call and self.qualify(n.func) in FORK_CALLS for n in nodes.iter_expr(self.func.node.body))
 
     def st_Match(self, stmt: cst.CSTNode) -> None:
         self.scan(stmt.subject)

@@ -1,0 +1,93 @@
+"""AEM606(b) reports a silent non-zero exit in an except handler of command-line code. `os._exit` in
+a function that forks is a forked process leaving at once (httpie's double fork that detaches its
+update checker): nobody reads its output, so it is no silent failure of the command."""
+from __future__ import annotations
+
+import textwrap
+
+from conftest import PREVIEW, lint
+
+MAIN = '''
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def rows(code: str) -> list:
+    return sorted(d.location.row for d in lint(textwrap.dedent(code) + MAIN, select=["AEM606"], settings=PREVIEW))
+
+
+def test_double_fork_of_a_detached_daemon():
+    code = '''
+        import os
+        import sys
+
+        def spawn(args):
+            try:
+                if os.fork() > 0:
+                    return
+            except OSError:
+                os._exit(1)
+            os.setsid()
+            try:
+                if os.fork() > 0:
+                    os._exit(0)
+            except OSError:
+                os._exit(1)
+            sys.stdout.close()
+
+        def main():
+            spawn(sys.argv[1:])
+    '''
+    assert rows(code) == []
+
+
+def test_child_of_a_forkpty_leaving_after_a_failed_exec():
+    code = '''
+        import os
+        import sys
+
+        def run_in_pty(argv):
+            pid, fd = os.forkpty()
+            if pid == 0:
+                try:
+                    os.execvp(argv[0], argv)
+                except OSError:
+                    os._exit(127)
+            return fd
+
+        def main():
+            run_in_pty(sys.argv[1:])
+    '''
+    assert rows(code) == []
+
+
+def test_hard_exit_without_a_fork_is_still_silent():
+    code = '''
+        import os
+        import sys
+
+        def main():
+            try:
+                config = open(sys.argv[1]).read()
+            except OSError:
+                os._exit(1)
+            print(config)
+    '''
+    assert rows(code) == [9]
+
+
+def test_sys_exit_in_a_function_that_forks_is_still_silent():
+    code = '''
+        import os
+        import sys
+
+        def main():
+            try:
+                pid = os.fork()
+            except OSError:
+                sys.exit(1)
+            print(pid)
+    '''
+    assert rows(code) == [9]
