@@ -1,6 +1,7 @@
-"""AEM606(b) reports a silent non-zero exit in an except handler of command-line code. `os._exit` in
+"""AEM606 reports an error on stdout, or a silent non-zero exit, in command-line code. `os._exit` in
 a function that forks is a forked process leaving at once (httpie's double fork that detaches its
-update checker): nobody reads its output, so it is no silent failure of the command."""
+update checker): nobody reads its output, so it is no silent failure of the command. Nor is output
+right before an interactive debugger session (`--pdb`): the person at the terminal reads it."""
 from __future__ import annotations
 
 import textwrap
@@ -91,3 +92,50 @@ def test_sys_exit_in_a_function_that_forks_is_still_silent():
             print(pid)
     '''
     assert rows(code) == [9]
+
+
+# -- output before an interactive debugger session ---------------------------------------------------
+
+def test_message_before_a_post_mortem_session():
+    code = '''
+        import pdb
+        import sys
+
+        def main():
+            try:
+                convert(sys.argv[1])
+            except Exception as ex:
+                print("Exception raised, dropping into pdb...:", ex)
+                pdb.post_mortem(ex.__traceback__)
+                sys.exit(1)
+    '''
+    assert rows(code) == []
+
+
+def test_message_before_breakpoint():
+    code = '''
+        import sys
+
+        def main():
+            try:
+                convert(sys.argv[1])
+            except ValueError as ex:
+                print(f"Error: {ex}; entering the debugger")
+                breakpoint()
+                sys.exit(2)
+    '''
+    assert rows(code) == []
+
+
+def test_error_on_stdout_without_a_debugger_is_still_reported():
+    code = '''
+        import sys
+
+        def main():
+            try:
+                convert(sys.argv[1])
+            except ValueError as ex:
+                print(f"Error: {ex}")
+                sys.exit(2)
+    '''
+    assert rows(code) == [8]

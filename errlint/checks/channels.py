@@ -24,9 +24,10 @@ class CliErrorChannel(Rule):
     handler that printed nothing at all (any call that looks like output, such as `show_error(e)` or
     `log.error(...)`, counts as printing). Consecutive output lines are one report: it is reported
     once, at its first line, and the fix moves every line. A function that talks with a person at
-    the terminal (`input()`, `click.prompt`/`confirm`, rich's `Prompt.ask`, questionary) is left
-    alone: its stdout is the conversation. So is `os._exit(n)` in a function that forks: that is
-    what `os._exit` is for, a forked process (a daemon with its stdio detached) leaving at once.
+    the terminal (`input()`, `click.prompt`/`confirm`, rich's `Prompt.ask`, questionary, or a
+    debugger session: `pdb.post_mortem`, `breakpoint()`) is left alone: its stdout is the
+    conversation. So is `os._exit(n)` in a function that forks: that is what `os._exit` is for, a
+    forked process (a daemon with its stdio detached) leaving at once.
 
     ## Why is this bad?
     Agents and pipes read stdout as the command's data and stderr as its diagnostics (clig.dev); a
@@ -194,11 +195,14 @@ class StdoutInStdioServer(Rule):
 
 INTERACTIVE_CALLS = re.compile(r"^(input|getpass|prompt|confirm|ask|select|checkbox|text|password|raw_input|edit|pause)$")
 INTERACTIVE_MODULES = ("click.", "typer.", "questionary.", "inquirer.", "getpass.", "rich.prompt.", "prompt_toolkit.", "InquirerPy.")
+# an interactive debugger session on the terminal (`--pdb`): what is printed before it is for the person at it
+DEBUGGER_CALLS = re.compile(r"^(?:(?:pdb|ipdb|pudb|pdbpp)\.(?:post_mortem|pm|set_trace|run|runcall)|breakpoint|builtins\.breakpoint)$")
 
 
 def interactive(message: Message, ctx: FileContext) -> bool:
     """The function talks with a person at the terminal (`input()`, `click.prompt`, `Prompt.ask`,
-    questionary): its stdout is the conversation, not data another program reads."""
+    questionary, a debugger session such as `pdb.post_mortem`): its stdout is the conversation, not
+    data another program reads."""
     function = message.context.function
     if function is None or function.node is None:
         return False
@@ -212,7 +216,7 @@ def interactive(message: Message, ctx: FileContext) -> bool:
             if isinstance(node, cst.Call):
                 head, _, rest = nodes.dotted(node.func).partition(".")
                 qualified = ctx.facts.imports.get(head, head) + ("." + rest if rest else "")
-                if qualified in ("input", "raw_input", "builtins.input") or INTERACTIVE_CALLS.match(nodes.last_name(node.func)) and qualified.startswith(INTERACTIVE_MODULES):
+                if qualified in ("input", "raw_input", "builtins.input") or INTERACTIVE_CALLS.match(nodes.last_name(node.func)) and qualified.startswith(INTERACTIVE_MODULES) or DEBUGGER_CALLS.match(qualified):
                     found = True
                     break
         cache[key] = found

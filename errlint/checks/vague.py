@@ -78,6 +78,8 @@ class GenericFailureMessage(Rule):
     input the guard in front of the message tested ("names no input (`limit`), value or next step"), and
     covers AEM201 and AEM203 on the same message. The default of an upstream's error text
     (`result.get("error", "Unknown error")`) is judged only when the message has no words of its own.
+    A header is not judged alone: a line ending with a colon that the block follows with more output
+    ("Validation error:" then the path and the validator's message) says what failed in those lines.
 
     ## Why is this bad?
     "Something went wrong" gives an agent nothing to change, so it retries the same call or gives up.
@@ -127,6 +129,8 @@ class GenericFailureMessage(Rule):
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         if traceback_attached(message) or internal_signal(message, ctx) or translator(message):
             return
+        if message.extra.get("header"):
+            return  # "Validation error:" then the lines printed after it, which say what failed
         sig = signals(ctx)
         gets = without_text(message)
         if gets:

@@ -71,6 +71,7 @@ def _class_name(node: cst.CSTNode) -> bool:
 OPTION_KEY = re.compile(r"^[a-z_][a-z0-9_-]*$")
 
 MAX_VARIANTS = 4
+CAP_WORDS = re.compile(r"^_?[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*$")  # `SnowflakeSchema`, not `DEFAULT_SCHEMA`
 MAX_DISPLAY_FIELDS = 8  # a dict/list written in the code with more fields than this is a dump
 MAX_DEPTH = 8
 
@@ -191,6 +192,10 @@ class PlaceholderKinds:
             return frozenset({BOUNDED}), ""
         low = snake(name)
         found = self.scope.lookup(name)
+        if found and CAP_WORDS.match(name) and all(b.kind in ("class", "import") for b in found):
+            # a class (`obj_type = SnowflakeSchema`): its text is `<class '...SnowflakeSchema'>`, not a
+            # schema or a record, whatever its name says
+            return frozenset({BOUNDED}), ""
         kinds: Set[str] = set()
         detail = ""
         if is_secret_name(name) and not (found and all(b.kind == "loop" and is_textual(b.value, self.scope) for b in found)):
