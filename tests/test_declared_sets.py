@@ -83,6 +83,22 @@ UNREACHABLE = {
                 return "down"
             raise ToolError(f"Invalid order {order!r}")
     """,
+    # the branches turn the name into a class: the `else` still holds the declared parameter
+    "rebound_inside_the_branches": """
+        from typing import Literal
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        def create(target: str, obj_type: Literal["database", "schema"]) -> str:
+            if obj_type == "database":
+                obj_type = Database
+            elif obj_type == "schema":
+                obj_type = Schema
+            else:
+                raise ValueError(f"Invalid object type: {obj_type}")
+            return str(obj_type(target))
+    """,
     "click_choice_option": CLICK.format(options='@click.option("-t", "--transport", type=click.Choice(["stdio", "sse"]), default="stdio")',
                                        params="transport"),
 }
@@ -134,6 +150,22 @@ STILL_JUDGED = {
                 return "{}"
             raise ValueError(f"Unsupported format: {fmt}")
     """, 13),
+    # rebound (from configuration) in an earlier `if`, not in a branch the message is the `else` of
+    "rebound_in_a_branch_then_checked_again": ("""
+        from typing import Literal
+        from fastmcp import FastMCP
+        mcp = FastMCP("x")
+
+        @mcp.tool()
+        def export(fmt: Literal["csv", "json"]) -> str:
+            if fmt == "csv":
+                fmt = CONFIG.get("csv_dialect", fmt)
+            if fmt == "csv":
+                return "a,b"
+            elif fmt == "json":
+                return "{}"
+            raise ValueError(f"Unsupported format: {fmt}")
+    """, 14),
     # an optional option with no default is None when left out
     "choice_without_a_default": (CLICK.format(options='@click.option("--transport", type=click.Choice(["stdio", "sse"]))',
                                               params="transport"), 12),

@@ -341,7 +341,9 @@ class UrlOrHttpErrorPassthrough(Rule):
 class EnvironmentOrHeadersDump(Rule):
     """## What it does
     Flags interpolating `os.environ`, `request.headers`, `session.headers`, `config`/`settings`
-    objects, `vars(settings)`, `locals()` or `globals()`.
+    objects, `vars(settings)`, `locals()` or `globals()`. A response's headers (`response.headers`,
+    `e.response.headers`) are what the server answered, not the credentials a request carries: they
+    are left to the size rules.
 
     ## Why is this bad?
     One missing variable does not need the whole environment: every secret in it goes with it

@@ -6,9 +6,12 @@ value as a whole word, the listing-tool and not-found wording, and a dotted name
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Tuple
+from typing import Iterable, List, Optional, Set, Tuple
+
+import libcst as cst
 
 from ..model import EXCEPTION, RELAYED, Finding, Message, Template
+from ..extract import nodes
 from ..extract.declared_sets import declared_values
 from .base import CONTENT_SINKS, FileContext, Rule, internal_fault, internal_signal
 from .no_message import restates_status
@@ -118,13 +121,32 @@ def declared_exhaustive(message: Message, ctx: FileContext) -> bool:
         if membership.allowed and membership.values:
             handled.setdefault(membership.subject, set()).update(membership.values)
     scope = message.scope
+    untaken: Optional[Set[int]] = None
     for subject, values in handled.items():
-        if scope is not None and any(b.kind != "param" for b in scope.lookup(subject)):
-            continue  # the parameter is rebound before the chain: its declaration no longer holds
+        bindings = scope.lookup(subject) if scope is not None else []
+        if any(b.kind != "param" for b in bindings):
+            if untaken is None:
+                untaken = _untaken_branches(message)
+            if any(b.kind != "param" and (b.value is None or id(b.value) not in untaken) for b in bindings):
+                continue  # the parameter is rebound before the chain: its declaration no longer holds
         declared = declared_values(function, subject, lambda name: ctx.resolve(message, name), ctx.literal_aliases)
         if declared and declared <= values:
             return True
     return False
+
+
+def _untaken_branches(message: Message) -> Set[int]:
+    """The nodes in the bodies of the `if`s the message sits in the `else` of: a name rebound there
+    (`if kind == "a": kind = A`) still holds the parameter's value where the message is."""
+    function = message.context.function
+    tests = {id(g.test) for g in message.context.guards if g.negated and g.test is not None}
+    out: Set[int] = set()
+    if function is None or function.node is None or not tests:
+        return out
+    for node in nodes.iter_expr(function.node.body, stop=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if node.__class__ is cst.If and id(node.test) in tests:  # exact class test: see `nodes`
+            out.update(id(n) for n in nodes.iter_expr(node.body))
+    return out
 
 
 def passthrough_only(template: Template, sig) -> bool:

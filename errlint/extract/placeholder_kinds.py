@@ -71,6 +71,7 @@ def _class_name(node: cst.CSTNode) -> bool:
 OPTION_KEY = re.compile(r"^[a-z_][a-z0-9_-]*$")
 
 MAX_VARIANTS = 4
+RESPONSE_NAME = re.compile(r"^(?:r|res|resp|response|http_response|api_response|upstream_response)$")
 CAP_WORDS = re.compile(r"^_?[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*$")  # `SnowflakeSchema`, not `DEFAULT_SCHEMA`
 MAX_DISPLAY_FIELDS = 8  # a dict/list written in the code with more fields than this is a dump
 MAX_DEPTH = 8
@@ -276,6 +277,10 @@ class PlaceholderKinds:
         if qualified in ENV_NAMES or qualified.startswith("os.environ"):
             return frozenset({ENV_DUMP, UNBOUNDED}), qualified
         if attr in HEADER_ATTRS:
+            if RESPONSE_NAME.match(nodes.last_name(expr.value) or ""):
+                # what a server answered (`response.headers`): its metadata, not the credentials a
+                # request carries; still any size
+                return frozenset({UNBOUNDED}), self.code(expr)
             return frozenset({ENV_DUMP, UNBOUNDED}), self.code(expr)
         if attr == "url" and (RESPONSE_ROOTS.match(root) or EXCEPTION in base_kinds or "request" in self.code(expr)):
             if self._request_carries_secret(expr.value, depth):
