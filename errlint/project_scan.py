@@ -177,16 +177,80 @@ def scan_literal_aliases(text: str) -> Dict[str, frozenset]:
     return out
 
 
+_MODEL_CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[ \t]*\(([^)]*)\)[ \t]*:[ \t]*(?:#.*)?$", re.M)
+_MODEL_BASE = re.compile(r"\b(?:BaseModel|BaseSettings|RootModel)\b")
+# `field_type: Literal["a", "b"] = Field(...)`, also inside `Annotated[...]`; `| None`, `Optional` or a
+# None default leave the field open
+_LITERAL_FIELD = re.compile(
+    r"^(\w+)[ \t]*:[ \t]*(?:(?:typing\.)?Annotated\[[ \t]*)?(?:typing\.)?Literal\[([^\]]*)\][ \t]*(?:,.*?\])?[ \t]*(?:=[ \t]*(.*))?$")
+_NONE_DEFAULT = re.compile(r"^(?:None\b|Field\([ \t]*(?:None\b|default[ \t]*=[ \t]*None\b))")
+
+
+def _literal_members(text: str) -> Optional[frozenset]:
+    values = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        member = _LITERAL_MEMBER.match(part)
+        if member is None:
+            return None
+        values.append(next(g for g in member.groups() if g is not None))
+    return frozenset(values) if values else None
+
+
+def scan_literal_fields(text: str) -> Dict[str, frozenset]:
+    """The `Literal` fields of pydantic models (`class FilterableField(BaseModel): field_type:
+    Literal["keyword", "integer"]`), as "Class.field": pydantic checks them when the model is built,
+    so an instance holds one of those values. A subclass of a model of the same module counts; found
+    with regular expressions (no parse)."""
+    out: Dict[str, frozenset] = {}
+    if "Literal[" not in text or "class " not in text:
+        return out
+    models: Set[str] = set()
+    lines = text.splitlines()
+    starts = {m.start(): m for m in _MODEL_CLASS.finditer(text)}
+    offset = 0
+    index_of = {}
+    for number, line in enumerate(lines):
+        index_of[offset] = number
+        offset += len(line) + 1
+    for start, match in starts.items():
+        bases = match.group(3)
+        if not (_MODEL_BASE.search(bases) or any(b.strip().rsplit(".", 1)[-1] in models for b in bases.split(","))):
+            continue
+        name, indent = match.group(2), len(match.group(1).expandtabs())
+        models.add(name)
+        body_indent = None
+        for line in lines[index_of.get(start, len(lines)) + 1:]:
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            depth = len(line) - len(line.lstrip())
+            if depth <= indent:
+                break
+            if body_indent is None:
+                body_indent = depth
+            if depth != body_indent:
+                continue
+            field = _LITERAL_FIELD.match(line.strip())
+            if field is None or field.group(3) is not None and _NONE_DEFAULT.match(field.group(3).strip()):
+                continue
+            values = _literal_members(field.group(2))
+            if values:
+                out[f"{name}.{field.group(1)}"] = values
+    return out
+
+
 class LiteralAliases:
-    """`Literal` aliases defined across the project, by name; a name defined with different values in
-    two modules is left out (which one a module imports is not known without a parse)."""
+    """`Literal` aliases defined across the project, by name, and the `Literal` fields of its pydantic
+    models, by "Class.field"; a name defined with different values in two modules is left out (which
+    one a module imports is not known without a parse)."""
 
     def __init__(self) -> None:
         self.found: Dict[str, frozenset] = {}
         self.clashing: Set[str] = set()
 
     def add(self, text: str) -> None:
-        for name, values in scan_literal_aliases(text).items():
+        for name, values in {**scan_literal_aliases(text), **scan_literal_fields(text)}.items():
             if self.found.setdefault(name, values) != values:
                 self.clashing.add(name)
 

@@ -78,8 +78,9 @@ class MissingAllowedValues(PartRule):
     So is the final `else` of a chain that handles every value the parameter is declared to take,
     where something enforces the declaration first: a `Literal[...]` (also through an alias from
     another module) on an MCP tool or a pydantic `validate_call` function, without `None`; a
-    `click.Choice` that always has a value. No reader gets there (the same holds for every AEM2xx
-    rule).
+    `click.Choice` that always has a value; a pydantic model's `Literal` field read on an instance
+    whose class an annotation gives (`field.field_type` with `fields: dict[str, FilterableField]`).
+    No reader gets there (the same holds for every AEM2xx rule).
 
     ## Why is this bad?
     The agent cannot guess the accepted values; naming them turns a retry loop into one correct call.

@@ -12,7 +12,8 @@ import libcst as cst
 
 from ..model import EXCEPTION, RELAYED, Finding, Message, Template
 from ..extract import nodes
-from ..extract.declared_sets import declared_values
+from ..extract.declared_sets import declared_values, field_values
+from ..project_scan import scan_literal_fields
 from .base import CONTENT_SINKS, FileContext, Rule, internal_fault, internal_signal
 from .no_message import restates_status
 from .protocol_errors import host_protocol_error
@@ -119,7 +120,7 @@ def declared_exhaustive(message: Message, ctx: FileContext) -> bool:
     handled: dict = {}  # subject -> the values the chain's branches handle (`if k == "a": ... elif k == "b": ...`)
     for membership in ctx.guard(message).memberships:
         if membership.allowed and membership.values:
-            handled.setdefault(membership.subject, set()).update(membership.values)
+            handled.setdefault(membership.tested or membership.subject, set()).update(membership.values)
     scope = message.scope
     untaken: Optional[Set[int]] = None
     for subject, values in handled.items():
@@ -130,9 +131,19 @@ def declared_exhaustive(message: Message, ctx: FileContext) -> bool:
             if any(b.kind != "param" and (b.value is None or id(b.value) not in untaken) for b in bindings):
                 continue  # the parameter is rebound before the chain: its declaration no longer holds
         declared = declared_values(function, subject, lambda name: ctx.resolve(message, name), ctx.literal_aliases)
+        if declared is None and "." in subject:
+            declared = field_values(subject, scope, _model_fields(ctx))
         if declared and declared <= values:
             return True
     return False
+
+
+def _model_fields(ctx: FileContext) -> dict:
+    """The `Literal` fields of the project's pydantic models (the run's scan) and of this file's."""
+    found = getattr(ctx, "_model_fields", None)
+    if found is None:
+        found = ctx._model_fields = {**ctx.literal_aliases, **scan_literal_fields(ctx.text)}  # type: ignore[attr-defined]
+    return found
 
 
 def _untaken_branches(message: Message) -> Set[int]:

@@ -32,6 +32,7 @@ class Membership:
     allowed: bool = True
     closed: Optional[bool] = None  # closed (an enum, constant, allow-list) or open (records): value_sets.py
     node: Any = field(default=None, repr=False, compare=False)
+    tested: str = ""  # the dotted value tested when it is more than `subject` (`field.field_type`)
 
 
 @dataclass
@@ -294,7 +295,8 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             name = nodes.dotted(right)
             if isinstance(right, cst.Attribute) and right.attr.value == "__members__":
                 facts.enum_lookup = True
-            facts.memberships.append(Membership(_subject(left), name or value_sets.collection_name(right), values, dynamic, fails_outside, node=right))
+            facts.memberships.append(Membership(_subject(left), name or value_sets.collection_name(right), values, dynamic, fails_outside, node=right,
+                                                tested=_tested(left, _subject(left))))
             facts.subjects.add(_subject(left))
             if fails_outside:
                 facts.value_subjects.add(_subject(left))
@@ -326,7 +328,7 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
                 if literal is not None:
                     fails_unequal = isinstance(op, cst.NotEqual) != neg
                     if fails_unequal:
-                        facts.memberships.append(Membership(subject, "", (literal,), False, True))
+                        facts.memberships.append(Membership(subject, "", (literal,), False, True, tested=_tested(left, subject)))
                         facts.value_subjects.add(subject)
                     else:
                         facts.equalities.append((subject, literal))
@@ -489,6 +491,12 @@ def _subject(node: cst.CSTNode) -> str:
             return nodes.root_name(node.args[0].value) if nodes.last_name(node.func) in ("len", "str", "int", "float", "type") else nodes.root_name(node.func)
         return nodes.root_name(node.func)
     return nodes.root_name(node)
+
+
+def _tested(node: cst.CSTNode, subject: str) -> str:
+    """`field.field_type` when that attribute of `subject` is what is compared; "" otherwise."""
+    dotted = nodes.dotted(node) if isinstance(node, cst.Attribute) else ""
+    return dotted if dotted and dotted != subject else ""
 
 
 def _is_len(node: cst.CSTNode) -> bool:

@@ -8,7 +8,9 @@ function runs:
   `None` reaches the `else`. A `Literal` on any other function is a hint nothing checks;
 - a click option or argument declared with `type=click.Choice([...])` that always has a value: an
   argument, a `required=True` option, or an option with a default (its parameter named by the
-  explicit name or by the longest flag, as click names it).
+  explicit name or by the longest flag, as click names it);
+- a `Literal[...]` field of a pydantic model, read as an instance's attribute (`field.field_type`):
+  pydantic checks it when the model is built (`field_values`).
 
 So an `if`/`elif` chain that handles every declared value and raises in its final `else` raises for
 no value a reader can send: the raise is a defensive check, and no missing part (value, allowed
@@ -16,6 +18,7 @@ list, next step) helps anyone (`checks.part_rule`).
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, FrozenSet, Iterable, Mapping, Optional, Sequence
 
 import libcst as cst
@@ -105,3 +108,64 @@ def _option_param(call: cst.Call) -> str:
             return flag
     longest = max(names, key=lambda f: (f.startswith("--"), len(f)), default="")
     return longest.lstrip("-").replace("-", "_").lower()
+
+
+# ---- the field of a pydantic model instance ----------------------------------------------------------
+
+_MAPPING = re.compile(r"^(?:typing\.)?(?:dict|Dict|Mapping|MutableMapping|OrderedDict)\[[^,\[\]]+,\s*([\w.]+)\s*\]$")
+_SEQUENCE = re.compile(r"^(?:typing\.)?(?:list|List|Sequence|Iterable|Iterator|Collection|tuple|Tuple|set|Set|frozenset|FrozenSet)\[\s*([\w.]+)\s*(?:,\s*\.\.\.\s*)?\]$")
+_CLASS = re.compile(r"^(?:(?:typing\.)?Optional\[\s*)?([A-Za-z_][\w.]*)\s*\]?$")
+
+
+def field_values(subject: str, scope, fields: Mapping[str, Sequence[str]]) -> Optional[FrozenSet[str]]:
+    """The values `subject`, a field of a pydantic model instance (`field.field_type`), is declared to
+    take: the model's `Literal` field (`project_scan.scan_literal_fields`), which pydantic checks when
+    the instance is built. The instance's class comes from an annotation: a parameter's
+    (`field: FilterableField`), or the items of a parameter it was taken from (`field =
+    fields[name]` with `fields: dict[str, FilterableField]`, `for field in fields` with
+    `fields: list[FilterableField]`)."""
+    root, _, attr = subject.partition(".")
+    if not attr or "." in attr or scope is None:
+        return None
+    cls = _instance_class(root, scope)
+    found = fields.get(f"{cls}.{attr}") if cls else None
+    return frozenset(found) if found else None
+
+
+def _annotation(name: str, scope) -> str:
+    bindings = scope.lookup(name)
+    if len(bindings) == 1 and bindings[0].kind == "param" and bindings[0].param is not None:
+        return bindings[0].param.annotation.replace(" ", "")
+    return ""
+
+
+def _instance_class(name: str, scope) -> str:
+    bindings = scope.lookup(name)
+    if len(bindings) != 1:
+        return ""
+    binding = bindings[0]
+    if binding.kind == "param":
+        found = _CLASS.match(_annotation(name, scope))
+        return found.group(1).rsplit(".", 1)[-1] if found else ""
+    value = binding.value
+    if binding.kind == "assign":
+        # `fields[name]` or `fields.get(name)` of a mapping parameter
+        if value.__class__ is cst.Subscript:
+            container = value.value
+        elif value.__class__ is cst.Call and value.func.__class__ is cst.Attribute and value.func.attr.value == "get":
+            container = value.func.value
+        else:
+            return ""
+        found = _MAPPING.match(_annotation(container.value, scope)) if container.__class__ is cst.Name else None
+        return found.group(1).rsplit(".", 1)[-1] if found else ""
+    if binding.kind == "loop":
+        if value.__class__ is cst.Name:  # `for field in fields`
+            found = _SEQUENCE.match(_annotation(value.value, scope))
+            return found.group(1).rsplit(".", 1)[-1] if found else ""
+        # `for field in fields.values()`, `for name, field in fields.items()` (a key is no model: its
+        # attributes are no model's fields)
+        if value.__class__ is cst.Call and value.func.__class__ is cst.Attribute and value.func.attr.value in ("values", "items") \
+                and value.func.value.__class__ is cst.Name:
+            found = _MAPPING.match(_annotation(value.func.value.value, scope))
+            return found.group(1).rsplit(".", 1)[-1] if found else ""
+    return ""
