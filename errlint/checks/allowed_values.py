@@ -233,13 +233,19 @@ def _satisfied(template: Template, facts: GuardFacts, choices, formats, patterns
                 return True
         if facts.bound_values and any(_near(v, literal) or v in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[v]}\b", literal, re.I) for v in facts.bound_values):
             return True
-        if RANGE_TEXT.search(prose) and (re.search(r"\d", literal) or template.placeholders or ZERO_WORDS.search(prose)):
+        # a limit in words of its own, in the unit the reader knows ("at most one expression" for
+        # `len(entry) > 3` over `["Rscript", "-e", expr]`)
+        if RANGE_TEXT.search(prose) and (re.search(r"\d", literal) or template.placeholders or ZERO_WORDS.search(prose) or COUNT_WORD.search(prose)):
             return True
+        if CODE_SPAN.search(literal) and sig.allowed_clause(template):
+            return True  # "The only valid syntax is `Rscript -e {expr}`": the allowed forms, shown
     if facts.enum_lookup and (sig.allowed_clause(template) or any(h.has(COLLECTION) for h in template.placeholders)):
         return True
     return False
 
 
+CODE_SPAN = re.compile(r"`[^`\n]+`")
+COUNT_WORD = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a single|once|twice)\b", re.I)
 NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "12": "twelve"}
 
 
