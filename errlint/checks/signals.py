@@ -24,6 +24,8 @@ YOU_CAN = re.compile(r"\byou (?:can|may|must|should|need to|have to|'ll need to|
 IDENTIFIER = re.compile(
     r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z]{2,}[-_][A-Z0-9-]+\b|\b[A-Za-z]+-\d+\b|'[^'\s]{1,40}'|\"[^\"\s]{1,40}\"|`[^`]+`"
     r"|\b\d+(?:\.\d+)*\b|\b[a-z]+[A-Z]\w*\b|\b\w+\.\w{2,4}\b"
+    # a name with a leading underscore (`_facet`), a long flag (`--limit`), a `key=` parameter (`page=`)
+    r"|(?<![\w-])_+[a-z][a-z0-9_]*|(?<![\w-])--[a-z][a-z0-9-]*|(?<![\w-])[a-z_][a-z0-9_]*=(?![=\w])"
 )
 TOOL_REF = re.compile(
     r"(?:\b(?i:call(?:ing)?)\s+|\b(?i:use)\s+(?:the\s+)?|\b(?i:via)\s+|\b(?i:with)\s+|`)([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\))?`?"
