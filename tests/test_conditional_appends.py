@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 import libcst as cst
 
 from conftest import lint
@@ -96,3 +98,30 @@ def test_a_branch_that_rebinds_the_name_leaves_it_opaque():
             raise LookupError(message)
     '''
     assert texts(code) == ["{message}"]
+
+
+# -- sibling `if`s exclude each other only when no value passes both tests --------------------------
+
+TWO_HINTS = (HINTS[0] + " " + HINTS[2], HINTS[1] + " " + HINTS[3])
+
+
+def two_ifs(first: str, second: str, between: str = "", inside: str = "") -> str:
+    return (f"def export(mode):\n    msg = 'The export failed during the final commit step. '\n"
+            f"    if {first}:\n        msg += '{TWO_HINTS[0]}'\n" + (f"        {inside}\n" if inside else "")
+            + (f"    {between}\n" if between else "")
+            + f"    if {second}:\n        msg += '{TWO_HINTS[1]}'\n    raise RuntimeError(msg)\n")
+
+
+@pytest.mark.parametrize("first, second, between, inside", [
+    ('mode == "a"', 'mode == "a"', "", ""),  # the same constant twice: both run
+    ('mode in ("a", "x")', 'mode in ("x", "b")', "", ""),  # "x" passes both
+    ('mode == "a"', 'mode == "b"', "", 'mode = "b"'),  # the first branch makes the second test pass
+    ('mode == "a"', 'mode == "b"', "mode = mode.replace('a', 'b')", ""),  # rebound between the tests
+])
+def test_siblings_that_can_both_run_are_measured_together(first, second, between, inside):
+    code = two_ifs(first, second, between, inside)
+    assert codes(code) == [(code.count("\n"), "AEM401")]
+
+
+def test_siblings_on_disjoint_constants_are_alternatives():
+    assert codes(two_ifs('mode in ("a", "x")', 'mode == "b"')) == []

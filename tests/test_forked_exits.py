@@ -139,3 +139,35 @@ def test_error_on_stdout_without_a_debugger_is_still_reported():
                 sys.exit(2)
     '''
     assert rows(code) == [8]
+
+
+def test_a_debugger_elsewhere_in_the_function_does_not_excuse_an_error_on_stdout():
+    code = '''
+        import sys
+
+        def main():
+            if "--pdb" in sys.argv:
+                breakpoint()
+            if len(sys.argv) < 2:
+                print("Error: pass a number")
+                sys.exit(2)
+    '''
+    assert rows(code) == [8]
+
+
+def test_a_hard_exit_before_the_fork_is_the_parents_own():
+    code = '''
+        import json
+        import os
+        import sys
+
+        def main():
+            try:
+                cfg = json.load(open(sys.argv[1]))
+            except (OSError, ValueError):
+                os._exit(1)
+            if "--background" in sys.argv and os.fork() > 0:
+                return
+            print(cfg)
+    '''
+    assert rows(code) == [10]

@@ -137,3 +137,37 @@ def test_a_plain_exception_in_a_click_command_still_needs_the_name():
                 raise click.ClickException("must be 4096 or less")
     '''
     assert aem203(code) == [9]
+
+
+def test_bad_parameter_in_a_command_body_names_nothing():
+    # click knows no parameter here: it prints "Error: Invalid value: must be a positive number"
+    code = '''
+        import click
+
+        @click.command()
+        @click.option("--width", type=int)
+        @click.option("--height", type=int)
+        def resize(width, height):
+            if width <= 0:
+                raise click.BadParameter("must be a positive number")
+    '''
+    assert aem203(code) == [9]
+
+
+def test_bad_parameter_with_a_param_hint_or_in_a_callback_is_named_by_click():
+    code = '''
+        import click
+
+        def positive(ctx, param, value):
+            if value <= 0:
+                raise click.BadParameter("must be a positive number")
+            return value
+
+        @click.command()
+        @click.option("--width", type=int, callback=positive)
+        @click.option("--height", type=int)
+        def resize(width, height):
+            if height <= 0:
+                raise click.BadParameter("must be a positive number", param_hint="--height")
+    '''
+    assert aem203(code) == []

@@ -53,3 +53,14 @@ def test_headers_a_request_sent_are_still_a_leak():
             log.error("Contact sync failed (%s). Sent headers: %s", resp.status_code, resp.request.headers)
     '''
     assert found(body) == [(3, "AEM304")]
+
+
+def test_what_the_name_is_bound_to_decides_not_the_name():
+    body = '''
+        def probe(client, url, token):
+            req = httpx.get(url)
+            log.error("probe of %s failed; got headers %s", url, req.headers)
+            r = client.build_request("GET", url, headers={"Authorization": f"Bearer {token}"})
+            log.error("could not send %s", r.headers)
+    '''
+    assert found(body) == [(6, "AEM304")]

@@ -170,6 +170,29 @@ CONVERTED = {
                 raise httpx.InvalidURL(f"url must start with https:// (got {url!r})")
             return url
     """,
+    # the standard library's classes are read: json.JSONDecodeError is a ValueError
+    "stdlib_subclass_under_a_builtin_catch": """
+        import json
+
+        class BadPayload(json.JSONDecodeError):
+            pass
+
+        def tool_errors(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                try:
+                    return fn(*args, **kwargs)
+                except ValueError as exc:
+                    raise ToolError(str(exc)) from exc
+            return wrapper
+
+        @mcp.tool()
+        @tool_errors
+        def parse(payload: str) -> dict:
+            if not payload.strip().startswith("{"):
+                raise BadPayload("payload must be a JSON object starting with '{'", payload, 0)
+            return json.loads(payload)
+    """,
     "project_class_two_steps_from_a_library_class": """
         from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
@@ -298,6 +321,30 @@ STILL_MASKED = {
     # a library class under a converter that catches only builtin classes: nothing says it is one
     "library_class_under_a_builtin_only_converter": (converting("KeyError", "ToolError").replace(
         "raise ValueError(", "raise LibError(").replace("def tool_errors", "from lib.errors import LibError\n\ndef tool_errors"), 21),
+    # a library class under a converter that catches another library's class
+    "library_class_under_another_librarys_catch": ("""
+        import httpx
+        import sqlalchemy.exc
+
+        class StaleConnection(sqlalchemy.exc.OperationalError):
+            pass
+
+        def reports_failures(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                try:
+                    return fn(*args, **kwargs)
+                except httpx.HTTPError as exc:
+                    raise ToolError(str(exc)) from exc
+            return wrapper
+
+        @mcp.tool()
+        @reports_failures
+        def run_query(sql: str) -> str:
+            if "drop" in sql.lower():
+                raise StaleConnection(f"query {sql[:30]!r} rejected; retry with SELECT.", None, None)
+            return "ok"
+    """, 26),
     # a decorator that only logs lets the class reach the framework
     "decorator_that_does_not_convert": (wrapped('print("calling", fn.__name__)', "return fn(*args, **kwargs)"), 17),
 }

@@ -24,10 +24,10 @@ class CliErrorChannel(Rule):
     handler that printed nothing at all (any call that looks like output, such as `show_error(e)` or
     `log.error(...)`, counts as printing). Consecutive output lines are one report: it is reported
     once, at its first line, and the fix moves every line. A function that talks with a person at
-    the terminal (`input()`, `click.prompt`/`confirm`, rich's `Prompt.ask`, questionary, or a
-    debugger session: `pdb.post_mortem`, `breakpoint()`) is left alone: its stdout is the
-    conversation. So is `os._exit(n)` in a function that forks: that is what `os._exit` is for, a
-    forked process (a daemon with its stdio detached) leaving at once.
+    the terminal (`input()`, `click.prompt`/`confirm`, rich's `Prompt.ask`, questionary) is left
+    alone: its stdout is the conversation, and so are lines printed right before a debugger session
+    (`pdb.post_mortem`, `breakpoint()`). So is `os._exit(n)` after an `os.fork()` in its function:
+    that is what `os._exit` is for, a forked process (a daemon with its stdio detached) leaving at once.
 
     ## Why is this bad?
     Agents and pipes read stdout as the command's data and stderr as its diagnostics (clig.dev); a
@@ -80,8 +80,8 @@ class CliErrorChannel(Rule):
         # together, at its first stdout line (not at whichever line happens to say "error").
         report = [message] + [m for m in run_lines(message, ctx) if m.sink == "stdout"]
         report.sort(key=lambda m: m.extra.get("run", (0, 0, 0))[1])
-        if report[0] is not message or interactive(message, ctx):
-            return  # another line reports it; or a wizard talking to the person at the terminal
+        if report[0] is not message or interactive(message, ctx) or any(m.extra.get("before_debugger") for m in report):
+            return  # another line reports it; or a wizard or a debugger session talking to the person at the terminal
         if not any(_reads_as_error(t) for m in report for t in m.templates):
             return
         if message.callee.startswith("rich.console."):
@@ -195,14 +195,11 @@ class StdoutInStdioServer(Rule):
 
 INTERACTIVE_CALLS = re.compile(r"^(input|getpass|prompt|confirm|ask|select|checkbox|text|password|raw_input|edit|pause)$")
 INTERACTIVE_MODULES = ("click.", "typer.", "questionary.", "inquirer.", "getpass.", "rich.prompt.", "prompt_toolkit.", "InquirerPy.")
-# an interactive debugger session on the terminal (`--pdb`): what is printed before it is for the person at it
-DEBUGGER_CALLS = re.compile(r"^(?:(?:pdb|ipdb|pudb|pdbpp)\.(?:post_mortem|pm|set_trace|run|runcall)|breakpoint|builtins\.breakpoint)$")
 
 
 def interactive(message: Message, ctx: FileContext) -> bool:
     """The function talks with a person at the terminal (`input()`, `click.prompt`, `Prompt.ask`,
-    questionary, a debugger session such as `pdb.post_mortem`): its stdout is the conversation, not
-    data another program reads."""
+    questionary): its stdout is the conversation, not data another program reads."""
     function = message.context.function
     if function is None or function.node is None:
         return False
@@ -216,7 +213,7 @@ def interactive(message: Message, ctx: FileContext) -> bool:
             if isinstance(node, cst.Call):
                 head, _, rest = nodes.dotted(node.func).partition(".")
                 qualified = ctx.facts.imports.get(head, head) + ("." + rest if rest else "")
-                if qualified in ("input", "raw_input", "builtins.input") or INTERACTIVE_CALLS.match(nodes.last_name(node.func)) and qualified.startswith(INTERACTIVE_MODULES) or DEBUGGER_CALLS.match(qualified):
+                if qualified in ("input", "raw_input", "builtins.input") or INTERACTIVE_CALLS.match(nodes.last_name(node.func)) and qualified.startswith(INTERACTIVE_MODULES):
                     found = True
                     break
         cache[key] = found

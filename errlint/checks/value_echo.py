@@ -243,20 +243,33 @@ def _secret(name: str) -> bool:
     return is_secret_name(name)
 
 
-# the framework puts the parameter's name before these texts: click's "Invalid value for '--size':",
-# argparse's "argument --cooldown:" (a `type=` converter's ArgumentTypeError, or an ArgumentError)
-NAMED_BY_FRAMEWORK = frozenset({
-    "click.BadParameter", "click.exceptions.BadParameter", "typer.BadParameter", "click.MissingParameter",
-    "argparse.ArgumentTypeError", "argparse.ArgumentError",
-})
+# the framework puts the parameter's name before these texts: click's "Invalid value for '--size':"
+# when it knows the parameter (a callback or a ParamType's `convert`, or `param=`/`param_hint=`),
+# argparse's "argument --cooldown:" (an ArgumentError, or a `type=` converter's ArgumentTypeError)
+CLICK_PARAMETER_ERRORS = frozenset({"click.BadParameter", "click.exceptions.BadParameter", "typer.BadParameter", "click.MissingParameter"})
+
+
+def named_by_framework(message: Message) -> bool:
+    callee, function = message.callee, message.context.function
+    if callee == "argparse.ArgumentError":
+        return True
+    if callee == "argparse.ArgumentTypeError":
+        return function is not None and (len(function.param_names) == 1 or function.name == "__call__")
+    if callee not in CLICK_PARAMETER_ERRORS:
+        return False
+    call = message.node.exc if isinstance(message.node, cst.Raise) else message.node
+    if isinstance(call, cst.Call) and nodes.keyword_arg(call, "param", "param_hint") is not None:
+        return True
+    return function is not None and (function.name == "convert" or "param" in function.param_names)
 
 
 class MissingInputName(PartRule):
     """## What it does
     In an MCP tool or a CLI command, flags a message raised under a guard on parameter `p` that names
     neither `p` nor its flag (`--p-name`). One-parameter tools whose message echoes the value, and
-    the errors whose text the framework prefixes with the parameter's name (click's `BadParameter`,
-    argparse's `ArgumentTypeError` from a `type=` converter) are exempt. Neither is a parameter
+    the errors whose text the framework prefixes with the parameter's name are exempt: click's
+    `BadParameter` where click knows the parameter (a callback, a ParamType's `convert`, `param=` or
+    `param_hint=`), argparse's `ArgumentError` and a `type=` converter's `ArgumentTypeError`. Neither is a parameter
     that only switches the failure on or off (`if not ignore: raise ...` with `--ignore` declared
     `is_flag=True`): it is not the input that failed.
 
@@ -303,7 +316,7 @@ class MissingInputName(PartRule):
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         function = message.context.function
-        if function is None or function.role not in ("tool", "cli") or message.callee in NAMED_BY_FRAMEWORK:
+        if function is None or function.role not in ("tool", "cli") or named_by_framework(message):
             return
         facts = ctx.guard(message)
         params = [p for p in failing_inputs(message, ctx) if p in function.param_names]

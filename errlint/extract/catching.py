@@ -12,6 +12,9 @@ Classes are named by their last dotted name; "" stands for a catch-all (`except:
 from __future__ import annotations
 
 import builtins
+import functools
+import importlib
+import sys
 import re
 from typing import Callable, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
 
@@ -88,11 +91,27 @@ def is_builtin_exception(cls: str) -> bool:
     return isinstance(obj, type) and issubclass(obj, BaseException)
 
 
-def library_ancestors(cls: str, bases: Mapping[str, Iterable[str]]) -> FrozenSet[str]:
-    """The classes in `cls`'s ancestry that neither the project (`bases`) nor builtins define: a
-    library's error classes (`class FlagInjectionError(git.exc.BadName)`), whose own superclasses
-    errlint cannot read. A handler for another class of a library may catch them."""
-    return frozenset(c for c in ancestors(cls, bases) if c not in bases and not is_builtin_exception(c))
+STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset({
+    "json", "socket", "ssl", "subprocess", "http", "urllib", "asyncio", "concurrent", "configparser", "csv",
+    "decimal", "email", "ftplib", "shutil", "sqlite3", "tarfile", "zipfile", "xml", "zlib", "binascii",
+})
+
+
+@functools.lru_cache(maxsize=256)
+def stdlib_ancestors(qualified: str) -> Tuple[str, ...]:
+    """The superclasses of a standard-library exception class named by its dotted path
+    (`json.JSONDecodeError` -> ValueError), read from the class itself: the standard library is
+    always importable and importing it runs no project code. () for anything else."""
+    module, _, name = qualified.rpartition(".")
+    if not module or module.split(".", 1)[0] not in STDLIB:
+        return ()
+    try:
+        obj = getattr(importlib.import_module(module), name, None)
+    except Exception:  # an optional stdlib module missing on this platform (winreg, curses, ...)
+        return ()
+    if isinstance(obj, type) and issubclass(obj, BaseException):
+        return tuple(k.__name__ for k in obj.__mro__ if k.__name__ not in ("object", "Exception", "BaseException"))
+    return ()
 
 
 def catches(types: Iterable[str], cls: str, bases: Mapping[str, Iterable[str]]) -> bool:

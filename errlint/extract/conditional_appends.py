@@ -26,6 +26,7 @@ class Choice:
     branches: Tuple[Tuple["Addition", ...], ...]
     exhaustive: bool
     subject: str = ""
+    values: frozenset = frozenset()  # the constants the branches' tests compare `subject` with
 
 
 Addition = Union[cst.CSTNode, Choice]
@@ -38,13 +39,18 @@ def appended_choice(stmt: cst.If, name: str) -> Optional[Choice]:
     `name += value` (directly in a branch, or in an `if` nested there the same way); else None."""
     branches: List[Tuple[Addition, ...]] = []
     subjects: List[str] = []
+    values: set = set()
     node: cst.If = stmt
     while True:
         items = _appends(node.body, name)
         if items is None:
             return None
         branches.append(items)
-        subjects.append(_compared_subject(node.test))
+        subject, constants = _compared(node.test)
+        if subject and any(_binds(s, subject.split(".", 1)[0]) for s in _statements(node.body)):
+            subject = ""  # the branch changes what the next test reads: `if mode == "a": mode = "b"`
+        subjects.append(subject)
+        values |= constants
         orelse = node.orelse
         if orelse is None:
             exhaustive = False
@@ -61,7 +67,7 @@ def appended_choice(stmt: cst.If, name: str) -> Optional[Choice]:
     if not any(branches):
         return None
     subject = subjects[0] if len(set(subjects)) == 1 else ""
-    return Choice(tuple(branches), exhaustive, subject)
+    return Choice(tuple(branches), exhaustive, subject, frozenset(values) if subject else frozenset())
 
 
 def extend(additions: Tuple[Addition, ...], choice: Choice) -> Tuple[Addition, ...]:
@@ -69,9 +75,18 @@ def extend(additions: Tuple[Addition, ...], choice: Choice) -> Tuple[Addition, .
     against constants and neither is exhaustive: at most one of their branches runs."""
     last = additions[-1] if additions else None
     if (isinstance(last, Choice) and choice.subject and last.subject == choice.subject
-            and not last.exhaustive and not choice.exhaustive):
-        return additions[:-1] + (Choice(last.branches + choice.branches, False, choice.subject),)
+            and not last.exhaustive and not choice.exhaustive and not last.values & choice.values):
+        return additions[:-1] + (Choice(last.branches + choice.branches, False, choice.subject, last.values | choice.values),)
     return additions + (choice,)
+
+
+def rebound(additions: Tuple[Addition, ...], names) -> Tuple[Addition, ...]:
+    """`additions` after a statement that binds `names`: a last choice testing one of them no longer
+    excludes the next `if` on it (`if mode == "a": ...` then `mode = x` then `if mode == "b": ...`)."""
+    last = additions[-1] if additions else None
+    if isinstance(last, Choice) and last.subject and last.subject.split(".", 1)[0] in names:
+        return additions[:-1] + (Choice(last.branches, last.exhaustive),)
+    return additions
 
 
 def flatten(additions: Tuple[Addition, ...]) -> List[cst.CSTNode]:
@@ -135,10 +150,19 @@ def _target_names(node: cst.CSTNode) -> List[str]:
     return names
 
 
-def _compared_subject(test: cst.BaseExpression) -> str:
-    """`x == "a"` or `x in ("a", "b")`: "x"; anything else: ""."""
+def _compared(test: cst.BaseExpression) -> Tuple[str, frozenset]:
+    """`x == "a"` or `x in ("a", "b")`: ("x", the constants); anything else: ("", {})."""
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        op = test.comparisons[0].operator
-        if isinstance(op, (cst.Equal, cst.In)):
-            return nodes.dotted(test.left) or ""
-    return ""
+        comparison = test.comparisons[0]
+        if isinstance(comparison.operator, cst.Equal):
+            value = nodes.string_value(comparison.comparator)
+            value = value if value is not None else nodes.number_text(comparison.comparator)
+            constants = [value] if value is not None else None
+        elif isinstance(comparison.operator, cst.In):
+            constants = nodes.literal_values(comparison.comparator)
+        else:
+            constants = None
+        subject = nodes.dotted(test.left) or ""
+        if subject and constants:
+            return subject, frozenset(str(c) for c in constants)
+    return "", frozenset()

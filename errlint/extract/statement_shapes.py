@@ -250,3 +250,19 @@ def reports_something(handler: cst.CSTNode) -> bool:
         if isinstance(node, cst.Call) and OUTPUT_CALL.search(nodes.last_name(node.func)):
             return True
     return False
+
+
+# an interactive debugger session on the terminal (`--pdb`): what is printed right before it is for
+# the person at it
+DEBUGGER_CALLS = re.compile(r"^(?:(?:pdb|ipdb|pudb|pdbpp)\.(?:post_mortem|pm|set_trace|run|runcall)|breakpoint|builtins\.breakpoint)$")
+
+
+def debugger_follows(flat: Sequence[cst.CSTNode], index: int, qualify, limit: int = 3) -> bool:
+    """Whether one of the `limit` statements after `flat[index]` in its block starts a debugger
+    session (`pdb.post_mortem(...)`, `breakpoint()`)."""
+    for stmt in flat[index + 1:index + 1 + limit]:
+        for node in nodes.iter_expr(stmt, stop=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            if node.__class__ is cst.Call and DEBUGGER_CALLS.match(qualify(node.func) or ""):  # exact class test: see `nodes`
+                return True
+    return False
+

@@ -24,11 +24,11 @@ from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
 from .catching import class_key, replaced_types
-from .conditional_appends import appended_choice, extend
+from .conditional_appends import Choice, appended_choice, extend, rebound
 from .links import ModuleLinks, carries_message, is_main_test, loop_tables
 from .scope import Binding, Reaching, Scope
 from .sink_recording import SinkRecording
-from .statement_shapes import (HEADER_SINKS, ends_with_colon, equality_chain, exit_status, is_debug_test, match_values, output_runs,
+from .statement_shapes import (HEADER_SINKS, debugger_follows, ends_with_colon, equality_chain, exit_status, is_debug_test, match_values, output_runs,
                                prints_later, reports_something)
 from .tool_replies import ToolReplies
 from .value_origins import request_call
@@ -102,6 +102,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         self.functions: List[FunctionInfo] = []
         self.module_calls: Set[str] = set()
         self.raw: List[RawSink] = []
+        self.choices_made = False  # some `if` made a conditional `+=` addition (see `_reach`)
         self.reaching: List[Reaching] = []  # per block being walked: the plain assignments that reach here
         self.links = ModuleLinks()
         self.main_depth = 0
@@ -212,13 +213,19 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         for d in self.reaching:
             for name in bound:
                 d.pop(name, None)
+            if self.choices_made:  # most files make none: no scan then
+                for name, (value, adds) in list(d.items()):
+                    if adds and isinstance(adds[-1], Choice):
+                        d[name] = (value, rebound(adds, bound))
         if kind is cst.Assign and len(stmt.targets) == 1 and isinstance(stmt.targets[0].target, cst.Name):
             defs[stmt.targets[0].target.value] = (stmt.value, ())
         elif kind is cst.AnnAssign and stmt.value is not None and isinstance(stmt.target, cst.Name):
             defs[stmt.target.value] = (stmt.value, ())
         elif prior is not None:
             defs[stmt.target.value] = (prior[0], prior[1] + (stmt.value,))
-        defs.update(choices)
+        if choices:
+            defs.update(choices)
+            self.choices_made = True
 
     def reaching_now(self) -> Reaching:
         merged: Reaching = {}
@@ -451,11 +458,17 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
                 return
 
     def _forked_child_exit(self, stmt: cst.CSTNode) -> bool:
-        """`os._exit(1)` in a function that calls `os.fork()`: the documented use of `os._exit`, a
-        forked process (a daemon whose stdio is detached) leaving at once. No person reads its output."""
+        """`os._exit(1)` after an `os.fork()` of its function (in source order): the documented use of
+        `os._exit`, a forked process (a daemon whose stdio is detached) leaving at once. No person
+        reads its output."""
         if not (stmt.__class__ is cst.Expr and self.qualify(stmt.value.func) == "os._exit") or self.func is None:  # exact class test: see `nodes`
             return False
-        return any(n.__class__ is cst.Call and self.qualify(n.func) in FORK_CALLS for n in nodes.iter_expr(self.func.node.body))
+        for node in nodes.iter_expr(self.func.node.body):
+            if node is stmt:
+                return False
+            if node.__class__ is cst.Call and self.qualify(node.func) in FORK_CALLS:
+                return True
+        return False
 
     def st_Match(self, stmt: cst.CSTNode) -> None:
         self.scan(stmt.subject)
@@ -496,6 +509,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             extra["run"] = self.output_run
         if kind in HEADER_SINKS and expr is not None and ends_with_colon(expr) and self.block_at is not None and prints_later(*self.block_at):
             extra["header"] = True  # "Errors from pip install:" and the lines printed after it
+        if kind == "stdout" and self.block_at is not None and debugger_follows(*self.block_at, self.qualify):
+            extra["before_debugger"] = True  # "dropping into pdb..." then `pdb.post_mortem(tb)`
         if self.main_depth and self.func is None:
             extra["main"] = True
         self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args, self.reaching_now()))
