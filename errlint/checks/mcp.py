@@ -7,12 +7,12 @@ from typing import Iterable, Optional
 
 import libcst as cst
 
-from ..extract.catching import STDLIB, ancestors, is_builtin_exception, stdlib_ancestors
 from ..extract.sinks import TOOL_ERROR_IMPORT
 from ..extract.tool_error_converters import UNMASKED, stack_passing
 from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message
 from .base import FileContext, Rule, quote
+from .converter_coverage import converted_on_the_way
 from .protocol_errors import protocol_business
 
 ERROR_TEXT = re.compile(r"^\W*(error|failed|failure|exception|unable to|could not|couldn't|cannot|can't|invalid|not found)\b|\b(error|failed|exception)\s*:|\bnot found\b|\bunable to\b", re.I)
@@ -353,48 +353,6 @@ def reaches_unmasked(callee: str, stack: str, ctx: FileContext) -> bool:
             return True
         todo.extend(ctx.facts.class_bases.get(name, ()))
     return False
-
-
-def converted_on_the_way(message: Message, ctx: FileContext) -> bool:
-    """Every tool that reaches the raise runs inside a converter (a decorator or context manager
-    that catches this class and raises the stack's ToolError), so the framework never sees the class
-    (`extract.tool_error_converters`)."""
-    function = message.context.function
-    converted = function.converted if function is not None else frozenset()
-    if not converted:
-        return False
-    if "" in converted:
-        return True
-    cls = message.callee.rsplit(".", 1)[-1]
-    qualified = ctx.facts.class_bases
-    bases = {name: [b.rsplit(".", 1)[-1] for b in found] for name, found in qualified.items()}
-    lineage = set(ancestors(cls, bases))
-    # the ancestors the project does not define, by dotted name: the standard library's are read
-    # from the class (`json.JSONDecodeError` is a ValueError); a library's cannot be
-    outside = {b.rsplit(".", 1)[-1]: b for name in lineage for b in qualified.get(name, ())
-               if b.rsplit(".", 1)[-1] not in qualified and not is_builtin_exception(b.rsplit(".", 1)[-1])}
-    if cls not in qualified and not is_builtin_exception(cls) and "." in message.callee:
-        outside[cls] = message.callee  # `raise httpx.InvalidURL(...)`
-    for dotted in outside.values():
-        lineage.update(stdlib_ancestors(dotted))
-    if converted & lineage:
-        return True
-    # a library's error class (`class FlagInjectionError(git.exc.BadName)`) has superclasses errlint
-    # cannot read: a converter that catches a class of the same library, or of a companion package
-    # (gitdb's ODBError for GitPython's BadName), may well catch it
-    libraries = {d.split(".", 1)[0] for d in outside.values() if not stdlib_ancestors(d) and d.split(".", 1)[0] not in STDLIB}
-    caught = {_package_of(c, ctx) for c in converted if not is_builtin_exception(c)}
-    return any(a and b and (a.startswith(b) or b.startswith(a)) for a in libraries for b in caught)
-
-
-def _package_of(short: str, ctx: FileContext) -> str:
-    """The top-level package a caught class `short` comes from: its import, or the dotted name the
-    file writes it with (`httpx.HTTPError`); "" when neither says."""
-    imports = ctx.facts.imports
-    if short in imports:
-        return imports[short].split(".", 1)[0]
-    found = re.search(rf"\b([A-Za-z_]\w*)(?:\.\w+)*\.{re.escape(short)}\b", ctx.text)
-    return imports.get(found.group(1), found.group(1)).split(".", 1)[0] if found else ""
 
 
 class LowlevelHandlerRaises(Rule):

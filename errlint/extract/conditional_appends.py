@@ -166,3 +166,24 @@ def _compared(test: cst.BaseExpression) -> Tuple[str, frozenset]:
         if subject and constants:
             return subject, frozenset(str(c) for c in constants)
     return "", frozenset()
+
+
+def extended_by_if(stmt: cst.If, bound, before: dict) -> dict:
+    """The reaching definitions an `if` leaves for the names it binds only by `+=` in its branches:
+    the definition that reached it (in `before`), extended by the `Choice` of its branches."""
+    out = {}
+    for name in bound:
+        prior = before.get(name)
+        choice = appended_choice(stmt, name) if prior is not None else None
+        if choice is not None:
+            out[name] = (prior[0], extend(prior[1], choice))
+    return out
+
+
+def forget_exclusion(defs: dict, bound) -> None:
+    """After a statement that binds `bound`, a definition whose last addition is a `Choice` on one of
+    them no longer excludes the next `if` on it (see `rebound`)."""
+    for name, (value, adds) in list(defs.items()):
+        if adds and isinstance(adds[-1], Choice):
+            defs[name] = (value, rebound(adds, bound))
+

@@ -32,6 +32,7 @@ from ..model import (
     Placeholder,
 )
 from . import nodes, value_origins
+from .http_objects import is_response
 from .value_names import (
     BOUNDED_ANNOTATION,
     BOUNDED_NAME,
@@ -71,9 +72,6 @@ def _class_name(node: cst.CSTNode) -> bool:
 OPTION_KEY = re.compile(r"^[a-z_][a-z0-9_-]*$")
 
 MAX_VARIANTS = 4
-RESPONSE_CALLS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "request", "send", "urlopen", "fetch"})
-REQUEST_BUILDERS = frozenset({"build_request", "Request", "prepare", "prepare_request", "PreparedRequest"})
-RESPONSE_NAME = re.compile(r"^(?:r|res|resp|response|http_response|api_response|upstream_response)$")
 CAP_WORDS = re.compile(r"^_?[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*$")  # `SnowflakeSchema`, not `DEFAULT_SCHEMA`
 MAX_DISPLAY_FIELDS = 8  # a dict/list written in the code with more fields than this is a dump
 MAX_DEPTH = 8
@@ -189,26 +187,6 @@ class PlaceholderKinds:
                 return f"{self.code(node)}" if isinstance(node, cst.Name) or not detail else detail
         return ""
 
-    def _is_response(self, node: cst.CSTNode) -> bool:
-        """`node` is what a server answered: a name bound to what an HTTP call returned
-        (`r = client.get(url)`), an exception's `.response`, or (when nothing says) a name such as
-        `response`; not a request being built (`client.build_request(...)`) or sent (`.request`)."""
-        if node.__class__ is cst.Attribute:  # exact class tests: see `nodes`
-            if node.attr.value in ("response", "request"):
-                return node.attr.value == "response"
-        elif node.__class__ is cst.Name:
-            found = self.scope.lookup(node.value)
-            value = found[0].value if len(found) == 1 and found[0].kind == "assign" else None
-            if value is not None and value.__class__ is cst.Await:
-                value = value.expression
-            if value is not None and value.__class__ is cst.Call:
-                last = nodes.last_name(value.func) or ""
-                if last in REQUEST_BUILDERS:
-                    return False
-                if last in RESPONSE_CALLS:
-                    return True
-        return bool(RESPONSE_NAME.match(nodes.last_name(node) or ""))
-
     def _classify_name(self, expr: cst.Name, depth: int) -> Tuple[FrozenSet[str], str]:
         name = expr.value
         if name in ("True", "False", "None"):
@@ -299,7 +277,7 @@ class PlaceholderKinds:
         if qualified in ENV_NAMES or qualified.startswith("os.environ"):
             return frozenset({ENV_DUMP, UNBOUNDED}), qualified
         if attr in HEADER_ATTRS:
-            if self._is_response(expr.value):
+            if is_response(expr.value, self.scope):
                 # what a server answered (`response.headers`): its metadata, not the credentials a
                 # request carries; still any size
                 return frozenset({UNBOUNDED}), self.code(expr)

@@ -266,3 +266,20 @@ def debugger_follows(flat: Sequence[cst.CSTNode], index: int, qualify, limit: in
                 return True
     return False
 
+
+FORK_CALLS = frozenset({"os.fork", "os.forkpty"})
+
+
+def forked_child_exit(stmt: cst.CSTNode, function: cst.FunctionDef, qualify) -> bool:
+    """`os._exit(1)` after an `os.fork()` of its function (in source order): the documented use of
+    `os._exit`, a forked process (a daemon whose stdio is detached) leaving at once. No person
+    reads its output."""
+    if not (stmt.__class__ is cst.Expr and qualify(stmt.value.func) == "os._exit"):  # exact class tests: see `nodes`
+        return False
+    for node in nodes.iter_expr(function.body):
+        if node is stmt:
+            return False
+        if node.__class__ is cst.Call and qualify(node.func) in FORK_CALLS:
+            return True
+    return False
+

@@ -24,12 +24,12 @@ from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
 from .catching import class_key, replaced_types
-from .conditional_appends import Choice, appended_choice, extend, rebound
+from .conditional_appends import extended_by_if, forget_exclusion
 from .links import ModuleLinks, carries_message, is_main_test, loop_tables
 from .scope import Binding, Reaching, Scope
 from .sink_recording import SinkRecording
-from .statement_shapes import (HEADER_SINKS, debugger_follows, ends_with_colon, equality_chain, exit_status, is_debug_test, match_values, output_runs,
-                               prints_later, reports_something)
+from .statement_shapes import (HEADER_SINKS, debugger_follows, ends_with_colon, equality_chain, exit_status, forked_child_exit, is_debug_test,
+                               match_values, output_runs, prints_later, reports_something)
 from .tool_replies import ToolReplies
 from .value_origins import request_call
 
@@ -37,7 +37,6 @@ from .value_origins import request_call
 _ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
 
 
-FORK_CALLS = frozenset({"os.fork", "os.forkpty"})
 # drop-in replacements of a framework, imported in its place (`import rich_click as click`): what
 # they export is the framework's, so their names are read as the framework's
 DROP_IN = {"rich_click": "click", "asyncclick": "click"}
@@ -203,20 +202,12 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         # only `name += value` needs the definition it extends (the innermost block's wins)
         prior = next((d[stmt.target.value] for d in reversed(self.reaching) if stmt.target.value in d), None) if added else None
         # `if c: name += a` [elif/else]: the definition before it, extended by one of the branches
-        choices = {}
-        if before_if:
-            for name in bound:
-                before = before_if.get(name)
-                choice = appended_choice(stmt, name) if before is not None else None
-                if choice is not None:
-                    choices[name] = (before[0], extend(before[1], choice))
+        choices = extended_by_if(stmt, bound, before_if) if before_if else {}
         for d in self.reaching:
             for name in bound:
                 d.pop(name, None)
             if self.choices_made:  # most files make none: no scan then
-                for name, (value, adds) in list(d.items()):
-                    if adds and isinstance(adds[-1], Choice):
-                        d[name] = (value, rebound(adds, bound))
+                forget_exclusion(d, bound)
         if kind is cst.Assign and len(stmt.targets) == 1 and isinstance(stmt.targets[0].target, cst.Name):
             defs[stmt.targets[0].target.value] = (stmt.value, ())
         elif kind is cst.AnnAssign and stmt.value is not None and isinstance(stmt.target, cst.Name):
@@ -451,24 +442,11 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         for s in flat:
             code = exit_status(s, self)
             if code is not None and code != 0:
-                if self._forked_child_exit(s):
+                if self.func is not None and forked_child_exit(s, self.func.node, self.qualify):
                     return
                 context = self.context()
                 self.raw.append(RawSink("exit", "sys.exit", s, None, self.scope, context, {"silent": True, "messageless": True}))
                 return
-
-    def _forked_child_exit(self, stmt: cst.CSTNode) -> bool:
-        """`os._exit(1)` after an `os.fork()` of its function (in source order): the documented use of
-        `os._exit`, a forked process (a daemon whose stdio is detached) leaving at once. No person
-        reads its output."""
-        if not (stmt.__class__ is cst.Expr and self.qualify(stmt.value.func) == "os._exit") or self.func is None:  # exact class test: see `nodes`
-            return False
-        for node in nodes.iter_expr(self.func.node.body):
-            if node is stmt:
-                return False
-            if node.__class__ is cst.Call and self.qualify(node.func) in FORK_CALLS:
-                return True
-        return False
 
     def st_Match(self, stmt: cst.CSTNode) -> None:
         self.scan(stmt.subject)
