@@ -156,6 +156,19 @@ _LITERAL_ALIAS = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[ \t]*(?:typing\.)?TypeAl
 _LITERAL_MEMBER = re.compile(r"^\s*(?:\"([^\"\\]*)\"|'([^'\\]*)'|(-?\d+))\s*$")
 
 
+def _literal_members(text: str) -> Optional[frozenset]:
+    """The members of `Literal[...]`'s text when every one is a string or an integer, else None."""
+    values = []
+    for part in text.split(","):
+        if not part.strip():
+            continue
+        member = _LITERAL_MEMBER.match(part)
+        if member is None:
+            return None
+        values.append(next(g for g in member.groups() if g is not None))
+    return frozenset(values) if values else None
+
+
 def scan_literal_aliases(text: str) -> Dict[str, frozenset]:
     """Module-level aliases of a `Literal` of strings or integers (`ObjectType = Literal["table",
     "view"]`), by name; found with a regular expression (no parse)."""
@@ -163,17 +176,9 @@ def scan_literal_aliases(text: str) -> Dict[str, frozenset]:
     if "Literal[" not in text:
         return out
     for match in _LITERAL_ALIAS.finditer(text):
-        values = []
-        for part in match.group(2).split(","):
-            if not part.strip():
-                continue
-            member = _LITERAL_MEMBER.match(part)
-            if member is None:
-                break
-            values.append(next(g for g in member.groups() if g is not None))
-        else:
-            if values:
-                out[match.group(1)] = frozenset(values)
+        values = _literal_members(match.group(2))
+        if values:
+            out[match.group(1)] = values
     return out
 
 
@@ -186,18 +191,6 @@ _LITERAL_FIELD = re.compile(
 _NONE_DEFAULT = re.compile(r"^(?:None\b|Field\([ \t]*(?:None\b|default[ \t]*=[ \t]*None\b))")
 
 
-def _literal_members(text: str) -> Optional[frozenset]:
-    values = []
-    for part in text.split(","):
-        if not part.strip():
-            continue
-        member = _LITERAL_MEMBER.match(part)
-        if member is None:
-            return None
-        values.append(next(g for g in member.groups() if g is not None))
-    return frozenset(values) if values else None
-
-
 def scan_literal_fields(text: str) -> Dict[str, frozenset]:
     """The `Literal` fields of pydantic models (`class FilterableField(BaseModel): field_type:
     Literal["keyword", "integer"]`), as "Class.field": pydantic checks them when the model is built,
@@ -208,20 +201,14 @@ def scan_literal_fields(text: str) -> Dict[str, frozenset]:
         return out
     models: Set[str] = set()
     lines = text.splitlines()
-    starts = {m.start(): m for m in _MODEL_CLASS.finditer(text)}
-    offset = 0
-    index_of = {}
-    for number, line in enumerate(lines):
-        index_of[offset] = number
-        offset += len(line) + 1
-    for start, match in starts.items():
+    for match in _MODEL_CLASS.finditer(text):
         bases = match.group(3)
         if not (_MODEL_BASE.search(bases) or any(b.strip().rsplit(".", 1)[-1] in models for b in bases.split(","))):
             continue
         name, indent = match.group(2), len(match.group(1).expandtabs())
         models.add(name)
         body_indent = None
-        for line in lines[index_of.get(start, len(lines)) + 1:]:
+        for line in lines[text.count("\n", 0, match.start()) + 1:]:
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
             depth = len(line) - len(line.lstrip())

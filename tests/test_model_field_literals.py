@@ -129,30 +129,15 @@ def test_a_model_defined_in_another_module(tmp_path, monkeypatch):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")
     (tmp_path / "pkg" / "settings.py").write_text(MODEL)
-    (tmp_path / "pkg" / "filters.py").write_text(textwrap.dedent("""\
-        from pkg.settings import FilterableField
-
-        def make_indexes(fields: dict[str, FilterableField]) -> dict:
-            indexes = {}
-            for name, field in fields.items():
-                if field.field_type == "keyword":
-                    indexes[name] = "KEYWORD"
-                elif field.field_type == "integer":
-                    indexes[name] = "INTEGER"
-                else:
-                    raise ValueError(f"Unsupported field type {field.field_type} for field {name}")
-            return indexes
-
-
-        def op(field: FilterableField) -> str:
-            if field.condition == "==":
-                return "eq"
-            raise ValueError(f"Unsupported condition: {field.condition}")
-    """))
+    # one chain over every declared value, one over an optional field that None can pass
+    filters = "from pkg.settings import FilterableField\n" + textwrap.dedent(UNREACHABLE["loop_over_the_items_of_a_mapping"]) \
+        + textwrap.dedent(STILL_JUDGED["optional_field"][0])
+    (tmp_path / "pkg" / "filters.py").write_text(filters)
+    raised = filters.splitlines().index('    raise ValueError(f"Unsupported condition: {field.condition}")') + 1
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--select", ",".join(PARTS), "--output-format", "json", "."])
     found = sorted({(d["filename"].replace("\\", "/"), d["location"]["row"]) for d in json.loads(result.output)})
-    assert found == [("pkg/filters.py", 18)]
+    assert found == [("pkg/filters.py", raised)]
 
 
 def test_the_scan_reads_closed_literal_fields_of_models_only():

@@ -245,8 +245,8 @@ def _satisfied(template: Template, facts: GuardFacts, choices, formats, patterns
 
 
 CODE_SPAN = re.compile(r"`[^`\n]+`")
-COUNT_WORD = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a single|once|twice)\b", re.I)
 NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "10": "ten", "12": "twelve"}
+COUNT_WORD = re.compile(r"\b(?:%s|a single|once|twice)\b" % "|".join(w for w in NUMBER_WORDS.values() if w != "zero"), re.I)
 
 
 SET_WORDS = frozenset({"states", "values", "options", "choices", "names", "types", "items", "keys", "list", "dict",

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ..extract.catching import STDLIB, ancestors, is_builtin_exception, stdlib_ancestors
+from ..extract.call_arguments import STDLIB
+from ..extract.catching import ancestors, is_builtin_exception, stdlib_ancestors
 from ..model import Message
 from .base import FileContext
 
@@ -31,8 +32,12 @@ def converted_on_the_way(message: Message, ctx: FileContext) -> bool:
     lineage = set(ancestors(cls, bases))
     # the ancestors the project does not define, by dotted name: the standard library's are read
     # from the class (`json.JSONDecodeError` is a ValueError); a library's cannot be
-    outside = {b.rsplit(".", 1)[-1]: b for name in lineage for b in qualified.get(name, ())
-               if b.rsplit(".", 1)[-1] not in qualified and not is_builtin_exception(b.rsplit(".", 1)[-1])}
+    outside = {}
+    for name in lineage:
+        for dotted in qualified.get(name, ()):
+            last = dotted.rsplit(".", 1)[-1]
+            if last not in qualified and not is_builtin_exception(last):
+                outside[last] = dotted
     if cls not in qualified and not is_builtin_exception(cls) and "." in message.callee:
         outside[cls] = message.callee  # `raise httpx.InvalidURL(...)`
     for dotted in outside.values():
@@ -42,7 +47,7 @@ def converted_on_the_way(message: Message, ctx: FileContext) -> bool:
     # a library's error class (`class FlagInjectionError(git.exc.BadName)`) has superclasses errlint
     # cannot read: a converter that catches a class of the same library, or of a companion package
     # (gitdb's ODBError for GitPython's BadName), may well catch it
-    libraries = {d.split(".", 1)[0] for d in outside.values() if not stdlib_ancestors(d) and d.split(".", 1)[0] not in STDLIB}
+    libraries = {d.split(".", 1)[0] for d in outside.values()} - STDLIB
     caught = {_package_of(c, ctx) for c in converted if not is_builtin_exception(c)}
     return any(a and b and (a.startswith(b) or b.startswith(a)) for a in libraries for b in caught)
 

@@ -142,9 +142,10 @@ class CredentialPathInMessage(Rule):
     Flags a message that shows a credential store's path (`~/.aws/credentials`, `~/.kube/config`,
     `~/.ssh/id_rsa`, `application_default_credentials.json`, ...) or an absolute home path: a literal
     `/home/<user>` or `/Users/<user>` (not one offered as an example of the allowed form in its
-    sentence, "must be absolute, e.g. '/home/me/q1.xlsx'": that path is made up), or a value built with `os.path.expanduser`, `Path.home()`,
-    `os.getcwd()` or `Path.cwd()`, including the text of an OSError raised on such a path (`{exc}`,
-    `str(exc)`, `exc.filename`: "[Errno 2] No such file or directory: '/home/bob/.aws/credentials'").
+    sentence, "must be absolute, e.g. '/home/me/q1.xlsx'": that path is made up), or a value built
+    with `os.path.expanduser`, `Path.home()`, `os.getcwd()` or `Path.cwd()`, including the text of
+    an OSError raised on such a path (`{exc}`, `str(exc)`, `exc.filename`: "[Errno 2] No such file or
+    directory: '/home/bob/.aws/credentials'").
     A home path is known by where it comes from, however it is named: `expanduser`, `Path.home()`, the
     `HOME`/`USERPROFILE`/`APPDATA`/`XDG_*_HOME` variables, platformdirs/appdirs (`user_data_dir`,
     `PlatformDirs(...).user_cache_path`) and `click.get_app_dir`, and every path built from one, module

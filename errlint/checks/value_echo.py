@@ -269,9 +269,9 @@ class MissingInputName(PartRule):
     neither `p` nor its flag (`--p-name`). One-parameter tools whose message echoes the value, and
     the errors whose text the framework prefixes with the parameter's name are exempt: click's
     `BadParameter` where click knows the parameter (a callback, a ParamType's `convert`, `param=` or
-    `param_hint=`), argparse's `ArgumentError` and a `type=` converter's `ArgumentTypeError`. Neither is a parameter
-    that only switches the failure on or off (`if not ignore: raise ...` with `--ignore` declared
-    `is_flag=True`): it is not the input that failed.
+    `param_hint=`), argparse's `ArgumentError` and a `type=` converter's `ArgumentTypeError`.
+    Neither is a parameter that only switches the failure on or off (`if not ignore: raise ...`
+    with `--ignore` declared `is_flag=True`): it is not the input that failed.
 
     ## Why is this bad?
     With several arguments, "must be positive" leaves the agent guessing which one. The MCP spec's

@@ -23,10 +23,13 @@ from .provenance import Provenance
 Site = List[List[Union[int, str]]]
 
 _BUILTINS = frozenset(dir(builtins))
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset({
+# the standard library's top-level modules (`sys.stdlib_module_names` from 3.10; on 3.9, the usual ones)
+STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset({
     "os", "sys", "re", "json", "logging", "subprocess", "pathlib", "time", "datetime", "collections", "itertools",
     "functools", "typing", "asyncio", "shutil", "tempfile", "io", "math", "random", "hashlib", "base64", "uuid",
     "urllib", "http", "socket", "threading", "inspect", "textwrap", "string", "struct", "copy", "enum", "dataclasses",
+    "ssl", "concurrent", "configparser", "csv", "decimal", "email", "ftplib", "sqlite3", "tarfile", "zipfile", "xml",
+    "zlib", "binascii",
 })
 
 
@@ -34,7 +37,7 @@ def may_be_project_call(target: str) -> bool:
     """False for a callee that is a builtin or in the standard library: it cannot be a project
     function, so its arguments are not worth classifying."""
     head = target.split(".", 1)[0]
-    return head not in _BUILTINS and head not in _STDLIB
+    return head not in _BUILTINS and head not in STDLIB
 
 
 def classify_call(call: cst.Call, source: Provenance, fixed: Provenance, params: Sequence[str], alone=None) -> Site:

@@ -14,13 +14,13 @@ from __future__ import annotations
 import builtins
 import functools
 import importlib
-import sys
 import re
 from typing import Callable, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
 
 import libcst as cst
 
 from . import nodes
+from .call_arguments import STDLIB
 
 GENERIC_CATCH = frozenset({"", "Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
 # uses of the caught exception that do not go through its name
@@ -67,11 +67,16 @@ def replaced_types(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst
     return frozenset(out)
 
 
-def _builtin_ancestors(cls: str) -> Tuple[str, ...]:
-    obj = getattr(builtins, cls, None)
+def _superclass_names(obj: object) -> Tuple[str, ...]:
+    """The class names in an exception class's MRO, without the roots every exception has; () for
+    anything that is not an exception class."""
     if isinstance(obj, type) and issubclass(obj, BaseException):
         return tuple(k.__name__ for k in obj.__mro__ if k.__name__ not in ("object", "Exception", "BaseException"))
     return ()
+
+
+def _builtin_ancestors(cls: str) -> Tuple[str, ...]:
+    return _superclass_names(getattr(builtins, cls, None))
 
 
 def ancestors(cls: str, bases: Mapping[str, Iterable[str]], depth: int = 0) -> FrozenSet[str]:
@@ -91,12 +96,6 @@ def is_builtin_exception(cls: str) -> bool:
     return isinstance(obj, type) and issubclass(obj, BaseException)
 
 
-STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) or frozenset({
-    "json", "socket", "ssl", "subprocess", "http", "urllib", "asyncio", "concurrent", "configparser", "csv",
-    "decimal", "email", "ftplib", "shutil", "sqlite3", "tarfile", "zipfile", "xml", "zlib", "binascii",
-})
-
-
 @functools.lru_cache(maxsize=256)
 def stdlib_ancestors(qualified: str) -> Tuple[str, ...]:
     """The superclasses of a standard-library exception class named by its dotted path
@@ -109,9 +108,7 @@ def stdlib_ancestors(qualified: str) -> Tuple[str, ...]:
         obj = getattr(importlib.import_module(module), name, None)
     except Exception:  # an optional stdlib module missing on this platform (winreg, curses, ...)
         return ()
-    if isinstance(obj, type) and issubclass(obj, BaseException):
-        return tuple(k.__name__ for k in obj.__mro__ if k.__name__ not in ("object", "Exception", "BaseException"))
-    return ()
+    return _superclass_names(obj)
 
 
 def catches(types: Iterable[str], cls: str, bases: Mapping[str, Iterable[str]]) -> bool:

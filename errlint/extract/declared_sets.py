@@ -139,33 +139,32 @@ def _annotation(name: str, scope) -> str:
     return ""
 
 
+def _class_in(shape: "re.Pattern[str]", holder: cst.CSTNode, scope) -> str:
+    """The class that the annotation of parameter `holder` (a name) names in `shape`'s group
+    (`dict[str, C]`, `list[C]`, `C`), by its last name; "" when `holder` is no such parameter."""
+    name = holder.value if holder.__class__ is cst.Name else ""  # exact class test: see `nodes`
+    found = shape.match(_annotation(name, scope)) if name else None
+    return found.group(1).rsplit(".", 1)[-1] if found else ""
+
+
 def _instance_class(name: str, scope) -> str:
     bindings = scope.lookup(name)
     if len(bindings) != 1:
         return ""
-    binding = bindings[0]
+    binding, value = bindings[0], bindings[0].value
     if binding.kind == "param":
         found = _CLASS.match(_annotation(name, scope))
         return found.group(1).rsplit(".", 1)[-1] if found else ""
-    value = binding.value
-    if binding.kind == "assign":
-        # `fields[name]` or `fields.get(name)` of a mapping parameter
+    if binding.kind == "assign":  # `fields[name]` or `fields.get(name)` of a mapping parameter
         if value.__class__ is cst.Subscript:
-            container = value.value
-        elif value.__class__ is cst.Call and value.func.__class__ is cst.Attribute and value.func.attr.value == "get":
-            container = value.func.value
-        else:
-            return ""
-        found = _MAPPING.match(_annotation(container.value, scope)) if container.__class__ is cst.Name else None
-        return found.group(1).rsplit(".", 1)[-1] if found else ""
+            return _class_in(_MAPPING, value.value, scope)
+        if value.__class__ is cst.Call and value.func.__class__ is cst.Attribute and value.func.attr.value == "get":
+            return _class_in(_MAPPING, value.func.value, scope)
     if binding.kind == "loop":
         if value.__class__ is cst.Name:  # `for field in fields`
-            found = _SEQUENCE.match(_annotation(value.value, scope))
-            return found.group(1).rsplit(".", 1)[-1] if found else ""
+            return _class_in(_SEQUENCE, value, scope)
         # `for field in fields.values()`, `for name, field in fields.items()` (a key is no model: its
         # attributes are no model's fields)
-        if value.__class__ is cst.Call and value.func.__class__ is cst.Attribute and value.func.attr.value in ("values", "items") \
-                and value.func.value.__class__ is cst.Name:
-            found = _MAPPING.match(_annotation(value.func.value.value, scope))
-            return found.group(1).rsplit(".", 1)[-1] if found else ""
+        if value.__class__ is cst.Call and value.func.__class__ is cst.Attribute and value.func.attr.value in ("values", "items"):
+            return _class_in(_MAPPING, value.func.value, scope)
     return ""
