@@ -46,6 +46,10 @@ SCHEMA = "schema"
 VALIDATION = "validation"
 TRACEBACK = "traceback"
 SECRET = "secret"
+# named like a secret by a word that is as often something else (`token`, `session_id`, `signature`),
+# with no origin or qualifier to confirm it: a secret only where the message speaks of authentication
+MAYBE_SECRET = "maybe-secret"
+SECRETS = frozenset({SECRET, MAYBE_SECRET})
 URL = "url"
 HOME_PATH = "home-path"
 ENV_DUMP = "env-dump"

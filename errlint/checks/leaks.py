@@ -8,9 +8,10 @@ from typing import Iterable
 
 from typing import Optional
 
+from ..extract.value_names import snake
 from ..extract.value_origins import credential_path_tried, template_secret_url
 from ..fixes import replace_in_piece
-from ..model import ENV_DUMP, EXCEPTION, HOME_PATH, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
+from ..model import ENV_DUMP, EXCEPTION, HOME_PATH, MAYBE_SECRET, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
 from .base import CONTENT_SINKS, FileContext, Option
 from .error_replies import ErrorReplyRule as Rule  # a tool's error reply leaks as a raised error does
 
@@ -53,6 +54,13 @@ class SecretInMessage(Rule):
     (`permit_create_token`), an upper-case constant with a word for a condition is an error code
     (`ErrorCode.LOGIN_BAD_CREDENTIALS`), and `config.get("auth", "type")` is named by its option. Applies to every sink, logs included, except
     that a `session_id` in a log record is taken as a correlation id (MCP session ids are not credentials).
+    A name whose only secret word is one that is as often something else (`token`, `next_token`,
+    `token_value`, `old_token`, `session_id`, `signature`: a lexer's token, a sync or page token, a
+    session handle, a function's signature) is a secret when a qualifier makes it a credential
+    (`access_token`, `api_token`, `github_token`), when its value comes from a secret's origin (an env
+    var, a header, a setting named for a secret), or when the message speaks of authentication
+    ("Token {token} expired; log in again"); "Malformed token: {old_token}" is not flagged. So does a function
+    or class named for it (`def login(user, token)`).
 
     ## Why is this bad?
     Error text ends up in agent transcripts, logs and bug reports; a key printed there is a leaked key
@@ -93,9 +101,12 @@ class SecretInMessage(Rule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        authentication = ctx.packs.lexicon("authentication")
+        where = message.context
+        names = " ".join(snake(n).replace("_", " ") for n in (where.function.name if where.function else "", where.class_name))
         for template in message.templates:
             for holder in template.placeholders:
-                if holder.has(SECRET):
+                if holder.has(SECRET) or holder.has(MAYBE_SECRET) and (authentication.search(template.literal) or authentication.search(names)):
                     name = holder.detail or holder.expr
                     if message.profile == "log" and LOG_CORRELATION_ID.search(name):
                         continue  # in the server's own log a session id correlates records; MCP sessions are not credentials

@@ -9,7 +9,7 @@ plus a short detail (the name or call that decided it). `placeholder` wraps the 
 from __future__ import annotations
 
 import re
-from typing import FrozenSet, Set, Tuple
+from typing import FrozenSet, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -23,7 +23,9 @@ from ..model import (
     RELAYED,
     RETRY_AFTER,
     SCHEMA,
+    MAYBE_SECRET,
     SECRET,
+    SECRETS,
     TRACEBACK,
     UNBOUNDED,
     UNKNOWN,
@@ -34,6 +36,7 @@ from ..model import (
 from . import nodes, value_origins
 from .http_objects import is_response
 from .value_names import (
+    secret_kind,
     BOUNDED_ANNOTATION,
     BOUNDED_NAME,
     ENV_NAMES,
@@ -83,7 +86,7 @@ class PlaceholderKinds:
 
     def placeholder(self, expr: cst.CSTNode, conversion: str = "", spec: str = "", debug: bool = False, depth: int = 0) -> Placeholder:
         kinds, detail = self.classify(expr, depth)
-        if spec and re.search(r"\.\d+", spec) and not kinds & {SECRET}:
+        if spec and re.search(r"\.\d+", spec) and not kinds & SECRETS:
             kinds = (kinds - {UNBOUNDED, SCHEMA, VALIDATION, TRACEBACK, ENV_DUMP}) | {BOUNDED}
         names = tuple(sorted(_names_read(expr)))
         return Placeholder(
@@ -114,7 +117,7 @@ class PlaceholderKinds:
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
             element = expr.elt if not isinstance(expr, cst.DictComp) else expr.value
             inner, detail = self.classify(element, depth + 1)
-            return (frozenset({UNBOUNDED}), detail) if inner & {UNBOUNDED, SECRET, ENV_DUMP} else (frozenset({UNKNOWN}), "")
+            return (frozenset({UNBOUNDED}), detail) if inner & ({UNBOUNDED, ENV_DUMP} | SECRETS) else (frozenset({UNKNOWN}), "")
         if isinstance(expr, cst.Name):
             return self._classify_name(expr, depth)
         if isinstance(expr, cst.Attribute):
@@ -155,7 +158,7 @@ class PlaceholderKinds:
         detail = ""
         for el in elements:
             inner, inner_detail = self.classify(el.value, depth + 1)
-            carried |= inner & {UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP, TRACEBACK, SECRET, URL, HOME_PATH}
+            carried |= inner & ({UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP, TRACEBACK, URL, HOME_PATH} | SECRETS)
             detail = detail or inner_detail
         if carried & {UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP, TRACEBACK}:
             return frozenset(carried | {UNBOUNDED}), detail
@@ -200,8 +203,10 @@ class PlaceholderKinds:
         kinds: Set[str] = set()
         detail = ""
         if is_secret_name(name) and not (found and all(b.kind == "loop" and is_textual(b.value, self.scope) for b in found)):
-            kinds.add(SECRET)  # (a loop over `expr.split()` or `tokenize(src)` yields lexical tokens, not credentials)
+            kinds.add(secret_kind(name))  # (a loop over `expr.split()` or `tokenize(src)` yields lexical tokens, not credentials)
             detail = name
+            if MAYBE_SECRET in kinds and found and all(b.kind == "loop" and _over_credentials(b.value) for b in found):
+                kinds = {SECRET}  # `for key, token in headers.items()`, `for token in api_tokens`
         if "retry_after" in low or low in ("wait", "delay", "backoff", "wait_s", "wait_seconds", "retry_in"):
             kinds.add(RETRY_AFTER)
         if len(found) == 1:
@@ -218,7 +223,7 @@ class PlaceholderKinds:
                 return frozenset(kinds), detail or name
             if binding.kind == "param" and binding.param is not None:
                 annotation = binding.param.annotation
-                if annotation and BOUNDED_ANNOTATION.match(annotation) and SECRET not in kinds:
+                if annotation and BOUNDED_ANNOTATION.match(annotation) and not kinds & SECRETS:
                     kinds.add(BOUNDED)
                 elif annotation and UNBOUNDED_ANNOTATION.match(annotation):
                     kinds.add(SCHEMA if SCHEMA_NAME.search(low) else UNBOUNDED)
@@ -232,8 +237,8 @@ class PlaceholderKinds:
                 inner, inner_detail = self.classify(value, depth + 1)
             finally:
                 self._active.discard(name)
-            if SECRET in kinds and not (inner & {SECRET, UNKNOWN}) and inner:
-                kinds.discard(SECRET)  # e.g. hint = token[:4] + "...": the value is masked
+            if kinds & SECRETS and not (inner & (SECRETS | {UNKNOWN})) and inner:
+                kinds -= SECRETS  # e.g. hint = token[:4] + "...": the value is masked
             kinds |= inner - {UNKNOWN} if inner - {UNKNOWN} else inner
             detail = detail or inner_detail
         elif len(found) > 1 and name not in self._active:
@@ -304,7 +309,7 @@ class PlaceholderKinds:
         kinds: Set[str] = set()
         detail = ""
         if is_secret_name(attr) and not (names_a_condition(attr) and _class_name(expr.value)):
-            kinds.add(SECRET)  # (`ErrorCode.LOGIN_BAD_CREDENTIALS` is a code)
+            kinds.add(secret_kind(attr))  # (`ErrorCode.LOGIN_BAD_CREDENTIALS` is a code)
             detail = self.code(expr)
         low = snake(attr)
         if "retry_after" in low:
@@ -333,11 +338,11 @@ class PlaceholderKinds:
         qualified = self.qualify(expr.value)
         kinds: Set[str] = set()
         detail = ""
-        if key and key != nodes.last_name(expr.value) and is_secret_name(key):
-            kinds.add(SECRET)
+        if qualified.startswith("os.environ") and key and is_secret_name(key):
+            kinds.add(SECRET)  # an environment variable named for a secret holds one, by its origin
             detail = self.code(expr)
-        elif qualified.startswith("os.environ") and key and is_secret_name(key):
-            kinds.add(SECRET)
+        elif key and key != nodes.last_name(expr.value) and is_secret_name(key):
+            kinds.add(SECRET if _credential_carrier(expr.value) else secret_kind(key))
             detail = self.code(expr)
         if base_kinds & {VALIDATION} and key == "msg":
             return frozenset({BOUNDED, HINT}), ""
@@ -371,7 +376,7 @@ class PlaceholderKinds:
         if short == "join" and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute) and nodes.dotted(func.value) in ("os.path", "posixpath", "ntpath"):
             kinds: Set[str] = set()
             for arg in args:
-                kinds |= self.classify(arg, depth + 1)[0] & {HOME_PATH, SECRET}
+                kinds |= self.classify(arg, depth + 1)[0] & ({HOME_PATH} | SECRETS)
             return frozenset(kinds or {BOUNDED}), code if kinds else ""
         if qualified in ("textwrap.shorten", "reprlib.repr", "shorten", "difflib.get_close_matches", "get_close_matches"):
             return frozenset({BOUNDED}), ""
@@ -386,7 +391,7 @@ class PlaceholderKinds:
             if SCHEMA_NAME.search(low):
                 return frozenset({SCHEMA, UNBOUNDED}), code
             inner_kinds = self.classify(inner, depth + 1)[0] if first is not None else frozenset()
-            return frozenset({UNBOUNDED} | (inner_kinds & {SCHEMA, SECRET, ENV_DUMP, VALIDATION})), code
+            return frozenset({UNBOUNDED} | (inner_kinds & ({SCHEMA, ENV_DUMP, VALIDATION} | SECRETS))), code
         if qualified in UNBOUNDED_CALLS or short in ("pformat", "safe_dump"):
             kinds = {UNBOUNDED}
             if short in ("locals", "globals", "vars"):
@@ -396,7 +401,7 @@ class PlaceholderKinds:
             return frozenset(kinds), code
         if short in ("str", "repr", "format", "ascii") and first is not None:
             inner, detail = self.classify(first, depth + 1)
-            if short == "repr" and not inner & {EXCEPTION, BOUNDED, SECRET, HOME_PATH, URL}:
+            if short == "repr" and not inner & ({EXCEPTION, BOUNDED, HOME_PATH, URL} | SECRETS):
                 return frozenset(inner | {UNBOUNDED}), detail or code
             if short == "repr" and inner & {EXCEPTION}:
                 return inner, detail
@@ -411,7 +416,7 @@ class PlaceholderKinds:
             if first is not None and nodes.last_name(first).isupper():
                 return frozenset({BOUNDED, COLLECTION}), ""  # list(SUPPORTED_VERSIONS): a constant
             if inner & {UNBOUNDED, ENV_DUMP, VALIDATION, SCHEMA}:
-                return frozenset({UNBOUNDED} | (inner & {ENV_DUMP, SECRET, VALIDATION, SCHEMA})), code
+                return frozenset({UNBOUNDED} | (inner & ({ENV_DUMP, VALIDATION, SCHEMA} | SECRETS))), code
             return frozenset({COLLECTION, UNKNOWN}), ""  # a computed list of names: size unknown, not a dump
         if short == "join" and isinstance(func, cst.Attribute) and nodes.string_value(func.value) is not None:
             separator = nodes.string_value(func.value) or ""
@@ -466,7 +471,7 @@ class PlaceholderKinds:
                 if key and key.lower() == "retry-after":
                     return frozenset({RETRY_AFTER, BOUNDED}), ""
                 if key and is_secret_name(key):
-                    return frozenset({SECRET}), code
+                    return frozenset({SECRET if _credential_carrier(func.value) else secret_kind(key)}), code
             if method in UNBOUNDED_METHODS and (RESPONSE_ROOTS.match(nodes.root_name(func.value)) or method in ("model_dump", "model_dump_json", "read", "readlines", "read_text", "getvalue", "to_dict", "as_dict")):
                 return frozenset({UNBOUNDED}), code
             if method in ("decode", "strip", "rstrip", "lstrip", "upper", "lower", "replace", "title", "capitalize", "removeprefix", "removesuffix", "encode"):
@@ -487,11 +492,31 @@ class PlaceholderKinds:
         return frozenset({UNKNOWN}), ""
 
 
+def _credential_carrier(base: cst.CSTNode) -> bool:
+    """Request headers and cookies (`request.headers`, `resp.cookies`, `session.headers`): a header
+    or cookie named for a secret (`X-Token`, `session_id`) carries a credential, by its origin."""
+    return nodes.last_name(base) in ("headers", "cookies", "COOKIES", "META")
+
+
+def _over_credentials(iterable: Optional[cst.CSTNode]) -> bool:
+    """A loop over headers or cookies (`headers.items()`) or over a collection named for credentials
+    (`api_tokens`, `self.passwords`) yields credentials."""
+    if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and iterable.func.attr.value in ("items", "values"):
+        iterable = iterable.func.value
+    if iterable is None or not isinstance(iterable, (cst.Name, cst.Attribute)):
+        return False
+    name = nodes.last_name(iterable)
+    if _credential_carrier(iterable):
+        return True
+    single = re.sub(r"s$", "", name) if name.endswith("s") and not name.endswith("ss") else ""
+    return bool(single) and secret_kind(single) == SECRET
+
+
 def _union(a: FrozenSet[str], b: FrozenSet[str]) -> FrozenSet[str]:
     out = set(a) | set(b)
     if len(out) > 1:
         out.discard(UNKNOWN)
-    if SECRET in out or UNBOUNDED in out:
+    if out & SECRETS or UNBOUNDED in out:
         out.discard(BOUNDED)
     return frozenset(out)
 

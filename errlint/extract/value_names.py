@@ -13,7 +13,7 @@ from typing import Optional, Sequence, Set
 
 import libcst as cst
 
-from ..model import URL, VALIDATION
+from ..model import MAYBE_SECRET, SECRET, URL, VALIDATION
 from . import nodes
 from .scope import Scope
 
@@ -107,11 +107,41 @@ CONDITION_WORD = re.compile(r"(^|_)(bad|invalid|wrong|incorrect|expired|revoked|
 def is_secret_name(name: str) -> bool:
     """True for identifiers that name a secret value (detect-secrets' keyword idea). The name's last
     word says what the value is (`auth_delay` is a delay, `permit_create_token` a switch), ignoring
-    words for a version (`_old`)."""
-    low = snake(name)
+    words for a version (`_old`). Dashes separate words as underscores do (`X-Api-Key`)."""
+    low = snake(name).replace("-", "_")
     if not SECRET_NAME.search(low):
         return False
     return not SECRET_ALLOW.search(low) and not SECRET_ALLOW.search(VERSION_WORD.sub("", low))
+
+
+# Words that are as often something else as a credential: a lexer's or tokenizer's `token`
+# (`token_value`, `pad_token`), a sync or page token, a sharing mode (`collection_by_token`), an MCP
+# or Stata `session_id`, a function's `signature`. A name built on one of them is a secret only with
+# a qualifier that makes it a credential (`access_token`, `api_token`, `bot_token`), or by its
+# origin (an env var, a header, a settings field named for a secret), or where the message speaks
+# of authentication (AEM301 reads MAYBE_SECRET).
+AMBIGUOUS_SECRET_WORD = re.compile(r"(^|_)(token|session_?id|signature)($|_)")
+CREDENTIAL_TOKEN = re.compile(
+    r"(^|_)(access|refresh|auth|api|bearer|oauth2?|id|jwt|bot|personal|pat|session|security|login|"
+    r"user|app|service|client|deploy|admin|master|github|gh|gitlab|slack|hf|npm|pypi)_token($|_)"
+)
+
+
+def ambiguous_secret_name(name: str) -> bool:
+    """A secret-like name whose only secret word is an ambiguous one (`token`, `next_token`,
+    `token_value`, `session_id`, `signature`), with no credential qualifier."""
+    low = snake(name).replace("-", "_")
+    if not is_secret_name(name) or CREDENTIAL_TOKEN.search(low):
+        return False
+    return not SECRET_NAME.search(AMBIGUOUS_SECRET_WORD.sub("_", low))
+
+
+def secret_kind(name: str) -> str:
+    """SECRET for a name that says it holds a secret, MAYBE_SECRET for one that may (see
+    `ambiguous_secret_name`), "" otherwise."""
+    if not is_secret_name(name):
+        return ""
+    return MAYBE_SECRET if ambiguous_secret_name(name) else SECRET
 
 
 def names_a_condition(attr: str) -> bool:
