@@ -6,7 +6,9 @@ the detected MCP versions and the entry-point audiences the project may have (th
 file's raises are judged under). Each entry also keeps the file's project facts and its
 audience-dependent findings, so the project model is rebuilt without parsing, and `depends`, a digest
 of the cross-file facts its findings were last judged with. Inside, each file's entry is keyed by its path and the SHA-256 of its
-bytes, so an unchanged file is never parsed again. The directory holds a `CACHEDIR.TAG` and a
+bytes, so an unchanged file is never parsed again. Beside it, `<key>.final.json` keeps the last run's
+findings as the project pass judged them, with a digest of every file's path and hash: a run in which
+no file and no setting changed returns them without reading the per-file entries or judging again. The directory holds a `CACHEDIR.TAG` and a
 `.gitignore` of `*`. Diagnostics never contain secret values (rules mask them), so neither does the
 cache. Writes are atomic; a corrupt or unreadable cache is ignored, never fatal.
 """
@@ -76,14 +78,37 @@ class Cache:
     def __init__(self, root: Path, key: str):
         self.root = root
         self.path = root / __version__ / f"{key}.json"
-        self.entries: Dict[str, Dict[str, Any]] = {}
+        # the run's final diagnostics, for when no file and no run setting changed (`project_results`)
+        self.final_path = root / __version__ / f"{key}.final.json"
+        self._entries: Optional[Dict[str, Dict[str, Any]]] = None
         self.dirty = False
+        self.final: Optional[Dict[str, Any]] = None
+
+    @property
+    def entries(self) -> Dict[str, Dict[str, Any]]:
+        """The per-file entries, read on first use: a run that finds nothing changed never reads them."""
+        if self._entries is None:
+            self._entries = _read_json(self.path)
+        return self._entries
+
+    def project_results(self, digest: str) -> Optional[List[FileResult]]:
+        """The whole run's results, judged with the project, when `digest` (every file's path and
+        hash, see `project_digest`) is the one they were stored with; else None."""
+        stored = _read_json(self.final_path)
+        if stored.get("digest") != digest:
+            return None
         try:
-            self.entries = json.loads(self.path.read_text("utf-8"))
-            if not isinstance(self.entries, dict):
-                self.entries = {}
-        except (OSError, ValueError):
-            self.entries = {}
+            return [FileResult(path, [_load(d) for d in entry["diagnostics"]], None, entry["encoding"], entry["parsed"])
+                    for path, entry in stored["results"]]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            return None
+
+    def put_project(self, digest: str, results: List[FileResult]) -> None:
+        """Keep the run's final results for the next run with the same `digest` (written by `save`)."""
+        if any(r.internal_error for r in results):
+            return  # an internal error is worth retrying next time
+        self.final = {"digest": digest, "results": [[r.path, {"diagnostics": [_dump(d) for d in r.diagnostics],
+                                                              "encoding": r.encoding, "parsed": r.parsed}] for r in results]}
 
     def get(self, path: str, digest: str) -> Optional[FileResult]:
         entry = self.entries.get(path)
@@ -127,7 +152,7 @@ class Cache:
 
     def save(self) -> None:
         """Write the cache atomically; errors are ignored (a cache is an optimisation)."""
-        if not self.dirty:
+        if not self.dirty and self.final is None:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -137,12 +162,40 @@ class Cache:
             ignore = self.root / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("*\n")
-            fd, tmp = tempfile.mkstemp(dir=str(self.path.parent), prefix=".cache-", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.entries, fh, separators=(",", ":"))
-            os.replace(tmp, self.path)
+            if self.dirty:
+                _write_json(self.path, self.entries)
+            if self.final is not None:
+                _write_json(self.final_path, self.final)
         except OSError:
             pass
+
+
+def project_digest(hashes: List[List[str]], locate_all: bool) -> str:
+    """A digest of the run's files: each path and the hash of its bytes, in order. With the run key
+    (the cache file's name), it fixes every input of the project pass."""
+    return hashlib.sha256(json.dumps([hashes, locate_all]).encode()).hexdigest()
+
+
+def _read_json(path: Path) -> Dict[str, Any]:
+    try:
+        value = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _write_json(path: Path, value: Any) -> None:
+    fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=".cache-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(value, fh, separators=(",", ":"))
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def _loc(loc: Optional[Location]) -> Optional[List[int]]:

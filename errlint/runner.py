@@ -149,23 +149,24 @@ def _kept_results_frozen(owned: bool):
 
 def _check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], cache, keep_text: bool,
                  stats: Optional[RunResult], progress, settle) -> List[FileResult]:
-    from .cache import file_hash
+    from .cache import project_digest
 
     results: List[Optional[FileResult]] = [None] * len(files)
     pending: List[Tuple[int, str]] = []
-    from .syntax_errors import MAX_FILE_BYTES
-
+    hashes = _hashes(files) if cache is not None else []
+    project = None
+    if cache is not None and not keep_text and all(digest for _, digest in hashes):
+        # nothing changed since the last run (no file, no setting: the run key names the cache file),
+        # so neither did any finding: the project pass would make the same choices
+        project = project_digest(hashes, run.locate_all)
+        same = cache.project_results(project)
+        if same is not None:
+            if stats is not None:
+                stats.parsed, stats.rejudged = [], []
+            return same
     for index, path in enumerate(files):
-        if cache is not None:
-            try:
-                info = path.stat()
-                if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
-                    raise OSError("not a regular file of a checkable size")  # check_one reports why
-                data = path.read_bytes()
-            except OSError:
-                pending.append((index, str(path)))
-                continue
-            hit = cache.get(str(path), file_hash(data))
+        if cache is not None and hashes[index][1]:
+            hit = cache.get(str(path), hashes[index][1])
             if hit is not None and not (keep_text and any(d.fix is not None for d in hit.diagnostics)):
                 results[index] = hit
                 continue
@@ -207,7 +208,27 @@ def _check_files(files: Sequence[Path], run: RunContext, jobs: Optional[int], ca
     if cache is not None:
         for r in checked:
             cache.note_depends(r.path, digests.get(r.path, ""))
+        if project is not None:
+            cache.put_project(project, checked)
     return checked
+
+
+def _hashes(files: Sequence[Path]) -> List[List[str]]:
+    """Each file's path and the SHA-256 of its bytes ("" when it cannot be read as a regular file of
+    a checkable size: it is checked, and check_one reports why)."""
+    from .cache import file_hash
+    from .syntax_errors import MAX_FILE_BYTES
+
+    out = []
+    for path in files:
+        try:
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+                raise OSError("not a regular file of a checkable size")
+            out.append([str(path), file_hash(path.read_bytes())])
+        except OSError:
+            out.append([str(path), ""])
+    return out
 
 
 _LIBC = None

@@ -411,6 +411,33 @@ def test_warm_run_rechecks_exactly_the_files_whose_findings_can_change(tmp_path)
     assert run()[:2] == ([], [])
 
 
+def test_a_run_where_nothing_changed_reuses_the_judged_results_without_the_per_file_entries(tmp_path, monkeypatch):
+    root = copy_project("cli_store", tmp_path)
+    (root / "extra.py").write_text("import click\n\n\n@click.command()\ndef go(name):\n    if not name:\n        raise click.ClickException('Something went wrong')\n")
+    cache_dir = tmp_path / "cache"
+    settings = Settings(project_root=str(root))
+
+    def run(keep_text=False):
+        result = check_paths([str(root)], settings, Selection(), cache_dir=str(cache_dir), jobs=1, keep_text=keep_text)
+        return result, sorted((Path(d.filename).name, d.location.row, d.code, d.audience) for d in result.diagnostics)
+
+    cold, cold_found = run()
+    assert ("store.py", 6, "AEM202", "cli") in cold_found and ("extra.py", 7, "AEM101", "cli") in cold_found
+    per_file = [p for p in cache_dir.rglob("*.json") if not p.name.endswith(".final.json")]
+    assert len(per_file) == 1 and len(list(cache_dir.rglob("*.final.json"))) == 1
+    per_file[0].write_text("{not json")  # the unchanged run must not need the per-file entries
+    warm, warm_found = run()
+    assert warm_found == cold_found and warm.parsed == [] and warm.rejudged == []
+    # a run that keeps the text (to apply fixes) checks the files: the judged results carry no text
+    fixing, fixing_found = run(keep_text=True)
+    assert fixing_found == cold_found and sorted(Path(p).name for p in fixing.parsed) == ["cli.py", "extra.py", "parsing.py", "store.py"]
+    # one byte changed anywhere: the stored results are not used, and the change is seen
+    (root / "extra.py").write_text("def f(name):\n    return name\n")
+    edited, edited_found = run()
+    assert [Path(p).name for p in edited.parsed] == ["extra.py"]
+    assert edited_found == [f for f in cold_found if f[0] != "extra.py"] != cold_found
+
+
 def test_a_sink_no_entry_point_reaches_is_exc_when_its_module_is_linked(tmp_path, monkeypatch):
     helpers = ("from fastmcp.exceptions import ToolError\n\n\ndef used(v):\n    raise ToolError('Something went wrong')\n\n\n"
                "def unused(v):\n    raise ToolError('Something went wrong')\n")
