@@ -184,11 +184,16 @@ def _read_json(path: Path) -> Dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _write_json(path: Path, value: Any) -> None:
+def _write_json(path: Path, value: Dict[str, Any]) -> None:
     fd, tmp = tempfile.mkstemp(dir=str(path.parent), prefix=".cache-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(value, fh, separators=(",", ":"))
+            # one `dumps` per top-level entry: `dumps` uses the C encoder (`dump` does not), and one
+            # entry at a time never holds the whole text in memory
+            fh.write("{")
+            for index, (key, entry) in enumerate(value.items()):
+                fh.write(("," if index else "") + json.dumps(key) + ":" + json.dumps(entry, separators=(",", ":")))
+            fh.write("}")
         os.replace(tmp, path)
     except OSError:
         try:

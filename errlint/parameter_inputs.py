@@ -50,17 +50,15 @@ def input_params(model: ProjectModel, entries: Set[str]) -> Dict[str, Set[str]]:
                 unknown.add(target)
             else:
                 incoming.setdefault(target, []).extend((caller, site) for site in sites)
-    inputs: Dict[str, Set[str]] = {}
-    for fq, fn in model.functions.items():
-        sig = fn.get("params") or [[], [], "", ""]
-        inputs[fq] = _all(sig) if fq in unknown or fq not in incoming else set()
+    every = {fq: _all(fn.get("params") or [[], [], "", ""]) for fq, fn in model.functions.items()}
+    inputs: Dict[str, Set[str]] = {fq: set(every[fq]) if fq in unknown or fq not in incoming else set() for fq in model.functions}
     changed = True
     rounds = 0
     while changed and rounds < 50:
         changed, rounds = False, rounds + 1
         for target, sites in incoming.items():
             fn = model.functions.get(target)
-            if fn is None or fq_all(inputs, target, fn):
+            if fn is None or inputs[target] == every[target]:  # every parameter carries input: nothing more to learn
                 continue
             sig = fn.get("params") or [[], [], "", ""]
             method = bool(fn["cls"]) and bool(sig[0]) and sig[0][0] in ("self", "cls")
@@ -68,7 +66,7 @@ def input_params(model: ProjectModel, entries: Set[str]) -> Dict[str, Set[str]]:
             for caller, site in sites:
                 for slot, kind in site:
                     if kind == "*":
-                        new = _all(sig)
+                        new = every[target]
                     elif kind == "s" or kind.startswith("p:") and set(kind[2:].split(",")) & inputs.get(caller, set()):
                         param = _parameter(sig, slot, method)
                         new = {param} if param else set()
@@ -78,11 +76,6 @@ def input_params(model: ProjectModel, entries: Set[str]) -> Dict[str, Set[str]]:
                         have |= new
                         changed = True
     return inputs
-
-
-def fq_all(inputs: Dict[str, Set[str]], fq: str, fn: dict) -> bool:
-    """Every parameter of `fq` already carries input (nothing more to learn)."""
-    return inputs[fq] == _all(fn.get("params") or [[], [], "", ""])
 
 
 class ParameterInputs:

@@ -116,6 +116,7 @@ class ProjectModel(MethodDispatch):
                 self.children.setdefault(f"{self.module_of[fq]}.{fn['parent']}", []).append(fq)
         self.scripts = list(scripts)
         self._cache: Dict[Tuple[str, str, str], Tuple[str, ...]] = {}
+        self._self_bases: Dict[Tuple[str, str, str], Optional[str]] = {}  # see _resolve_on_self
         self._linked: Optional[Set[str]] = None
         self._bases: Optional[Dict[str, List[str]]] = None
         self._incoming: Optional[Tuple[Dict[str, List[Tuple[str, str, Tuple[str, ...]]]], Set[str]]] = None
@@ -266,9 +267,29 @@ class ProjectModel(MethodDispatch):
         key = (module, name, within)
         found = self._cache.get(key)
         if found is None:
+            if within and name.partition(".")[0] in ("self", "cls"):
+                return self._resolve_on_self(module, name, within)
             found = tuple(dict.fromkeys(self._resolve(module, name, within, 0)))
             self._cache[key] = found
         return found
+
+    def _resolve_on_self(self, module: str, name: str, within: str) -> Tuple[str, ...]:
+        """`self.m` / `cls.m`: the answer depends on the caller's class only, so it is computed once
+        per class; the dispatch note (`dispatched`) is kept for each caller."""
+        cls = self.functions.get(within, {}).get("cls", "")
+        shared = (module, name, "\0" + cls)
+        cached = self._cache.get(shared)
+        if cached is None:
+            cached = tuple(dict.fromkeys(self._resolve(module, name, within, 0)))
+            self._cache[shared] = cached
+            base = self.dispatched.get((module, name, within))
+            self._self_bases[shared] = base
+        else:
+            base = self._self_bases.get(shared)
+            if base is not None:
+                self.dispatched[(module, name, within)] = base
+        self._cache[(module, name, within)] = cached
+        return cached
 
     def _caller_decides(self, module: str, name: str, within: str) -> bool:
         """Whether `_resolve` can answer differently for this caller than for none: a receiver or
