@@ -136,7 +136,10 @@ class UnboundedInterpolation(ErrorReplyRule):
     code with a few bounded fields, also through a name or as `dict(a=..., b=...)`
     (`reply = {"error": code, "tool": name}; json.dumps(reply)`): it is as large as its fields. A
     tool's error reply returned as its result is read like a raised error. For a JSON dump the
-    suggestion keeps valid JSON.
+    suggestion keeps valid JSON. Output passed on to stderr as it is (`os.write(2, buffer)`,
+    `print(captured, file=sys.stderr)`, `sys.stderr.write(proc.stdout)`) is a relay, not a message
+    built around a value, and is not flagged; the same value raised, or written with text of its own
+    (`print(f"pip failed: {proc.stderr}", file=sys.stderr)`), is.
 
     ## Why is this bad?
     One upstream body echoed into an error cost 14,252 tokens where 256 would do (learn.agentpatterns);
@@ -184,6 +187,8 @@ class UnboundedInterpolation(ErrorReplyRule):
             own = set(function.param_names)  # `super().__init__(message)`: judged where the exception is raised
         else:
             own = set()
+        if message.sink == "stderr" and message.templates and all(not t.literal.strip() and len(t.placeholders) == 1 for t in message.templates):
+            return  # `os.write(2, buffer)`, `print(captured, file=sys.stderr)`: output passed on, not a message built around it
         rejected = _rejected_values(message, ctx)
         # the allowed values of the guard: AEM204 asks for them, AEM405 judges their size
         allowed = {m.collection.split(".", 1)[0] for m in ctx.guard(message).memberships if m.collection}
