@@ -64,8 +64,8 @@ def test_cache_is_tagged_and_reused(tmp_project):
     cache = tmp_project / ".errlint_cache"
     assert (cache / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
     assert (cache / ".gitignore").read_text() == "*\n"
-    entries = list(cache.rglob("*.json"))
-    assert len(entries) == 1
+    entries = sorted(p.name.split(".", 1)[1] for p in cache.rglob("*.json"))
+    assert entries == ["final.json", "json"]  # the per-file entries, and the run's judged findings
     warm = run(["a.py", "--output-format", "json"])
     assert json.loads(warm.output) == json.loads(cold.output)
 

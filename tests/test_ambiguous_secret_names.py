@@ -127,3 +127,16 @@ def test_the_same_lexer_token_is_not_read_as_authentication_by_its_words():
         raise SyntaxError(f"Unexpected token {token}; the author list ends here")
     '''
     assert aem301(code) == []
+
+
+def test_the_object_qualifies_an_ambiguous_attribute():
+    code = '''
+    import logging
+    log = logging.getLogger(__name__)
+    def f(ctx, auth, pending_page_token, self_like):
+        log.info("using %s", ctx.session.token)
+        log.info("using %s", auth.token)
+        log.info("next page %s", pending_page_token.token)
+        log.info("lexer at %s", self_like.lexer.token)
+    '''
+    assert aem301(code) == [(5, "AEM301"), (6, "AEM301")]

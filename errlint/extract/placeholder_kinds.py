@@ -309,8 +309,15 @@ class PlaceholderKinds:
         kinds: Set[str] = set()
         detail = ""
         if is_secret_name(attr) and not (names_a_condition(attr) and _class_name(expr.value)):
-            kinds.add(secret_kind(attr))  # (`ErrorCode.LOGIN_BAD_CREDENTIALS` is a code)
-            detail = self.code(expr)
+            kind = secret_kind(attr)  # (`ErrorCode.LOGIN_BAD_CREDENTIALS` is a code)
+            owner = nodes.last_name(expr.value)
+            if kind == MAYBE_SECRET and owner and owner not in ("self", "cls"):
+                # the object qualifies an ambiguous attribute: `session.token` is a session token,
+                # `page_token.token` a page token
+                kind = secret_kind(f"{snake(owner)}_{snake(attr)}")
+            if kind:
+                kinds.add(kind)
+                detail = self.code(expr)
         low = snake(attr)
         if "retry_after" in low:
             kinds.add(RETRY_AFTER)
