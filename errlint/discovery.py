@@ -268,11 +268,36 @@ def _walk(root: Path, settings: Settings, excluder: Excluder, result: Discovery)
             if is_dir:
                 stack.append(path)
             elif entry.name.endswith(PYTHON_SUFFIXES):
-                if dangling or _is_regular(entry):
+                if not dangling and _is_regular(entry) and bundled_copy(path):
+                    result.excluded += 1
+                    result.skipped.append((str(path), "a bundled copy of another distribution (it declares its own `__version__` and `__author__`); name the file to check it"))
+                elif dangling or _is_regular(entry):
                     out.append(path)
                 else:
                     result.skipped.append((str(path), "not a regular file (a FIFO, socket or device)"))
     return sorted(out)
+
+
+# A module that declares a distribution's metadata of its own, inside one of the project's packages,
+# is a single-file library copied in (`pkg/bottle_wrapper/bottle.py`, `pkg/six.py`): its messages
+# are another project's to change, as a `vendor/` folder's are. The package's own metadata files are
+# not copies.
+METADATA_MODULES = {"__init__.py", "__main__.py", "_version.py", "version.py", "__version__.py", "__about__.py", "about.py", "_metadata.py", "metadata.py", "__pkginfo__.py", "release.py"}
+OWN_METADATA = re.compile(rb"^__version__\s*[:=]", re.M)
+AUTHOR = re.compile(rb"^__author__\s*[:=]", re.M)
+HEAD_BYTES = 8192
+
+
+def bundled_copy(path: Path) -> bool:
+    """Whether `path` is a single-file library copied into a package (see METADATA_MODULES)."""
+    if path.name in METADATA_MODULES or not (path.parent / "__init__.py").exists():
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(HEAD_BYTES)
+    except OSError:
+        return False
+    return bool(OWN_METADATA.search(head) and AUTHOR.search(head))
 
 
 def _is_regular(entry: os.DirEntry) -> bool:

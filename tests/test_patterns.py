@@ -125,3 +125,18 @@ def test_vendored_code_is_excluded_by_default_and_checked_when_named(repo):
     assert checked(["pkg/vendored"]) == ["pkg/vendored/pint/reg.py"]  # a folder the user names is checked
     assert checked(["--exclude", "build", "."]) == sorted(  # replacing the default drops it
         ["app/views.py", "app/vendor/six.py", "app/_vendor/attr.py", "pkg/vendored/pint/reg.py", "pkg/_vendored/x.py", "vendoring/tool.py"])
+
+
+def test_a_single_file_library_copied_into_a_package_is_skipped_and_checked_when_named(repo):
+    copied = '"""Bottle is a fast and simple micro-framework."""\n__author__ = "Marcel Hellkamp"\n__version__ = "0.12.25"\n' + BAD
+    make(repo, ["pkg/__init__.py", "pkg/views.py"])
+    make(repo, ["pkg/__init__.py"], '__author__ = "Us"\n__version__ = "1.0"\n' + BAD)  # the package's own metadata
+    make(repo, ["pkg/_version.py"], '__author__ = "Us"\n__version__ = "1.0"\n')
+    make(repo, ["pkg/bottle_wrapper/__init__.py"], "from .bottle import *\n")
+    make(repo, ["pkg/bottle_wrapper/bottle.py", "pkg/six.py"], copied)
+    make(repo, ["pkg/versioned.py"], '__version__ = "2"\n' + BAD)  # a version alone is not a copy's header
+    make(repo, ["tool.py"], copied)  # a module at the top, in no package, is the project itself
+    assert checked(["."]) == ["pkg/__init__.py", "pkg/_version.py", "pkg/bottle_wrapper/__init__.py", "pkg/versioned.py", "pkg/views.py", "tool.py"]
+    assert checked(["pkg/six.py"]) == ["pkg/six.py"]  # a file the user names is checked
+    assert reported(["pkg/bottle_wrapper"]) == []  # a folder walked skips the copy in it
+    assert reported(["pkg/bottle_wrapper/bottle.py"]) == ["pkg/bottle_wrapper/bottle.py"]
