@@ -153,11 +153,13 @@ PLACEHOLDER_MARK = "\ue000"
 
 @dataclass(frozen=True)
 class Param:
-    """A function parameter: name, annotation source text ("" when absent), default source text."""
+    """A function parameter: name, annotation source text ("" when absent), default source text, and
+    whether its declaration says it carries a credential (`extract.definitions.credential_param`)."""
 
     name: str
     annotation: str = ""
     default: str = ""
+    credential: bool = False
 
 
 @dataclass(frozen=True)

@@ -109,7 +109,7 @@ def test_a_message_or_function_that_speaks_of_authentication_makes_the_name_a_se
     code = '''
     def verify(token):
         raise ValueError(f"Token {token} expired; log in again.")
-    def check(signature):
+    def check(signature):  # a signature needs its origin (a header, a MAC): see below
         raise PermissionError(f"Signature {signature} rejected by the webhook")
     def login(user, token):
         raise ValueError(f"Something went wrong for {token}")
@@ -117,7 +117,7 @@ def test_a_message_or_function_that_speaks_of_authentication_makes_the_name_a_se
         def check(self, session_id):
             raise KeyError(f"No such session {session_id}")
     '''
-    assert aem301(code) == [(3, "AEM301"), (5, "AEM301"), (7, "AEM301"), (10, "AEM301")]
+    assert aem301(code) == [(3, "AEM301"), (7, "AEM301"), (10, "AEM301")]
 
 
 def test_the_same_lexer_token_is_not_read_as_authentication_by_its_words():
@@ -140,3 +140,109 @@ def test_the_object_qualifies_an_ambiguous_attribute():
         log.info("lexer at %s", self_like.lexer.token)
     '''
     assert aem301(code) == [(5, "AEM301"), (6, "AEM301")]
+
+
+# ------------------------------------------------------------------ evidence of a credential
+
+def test_a_value_sent_to_authenticate_is_a_credential():
+    code = '''
+    import httpx, requests
+    from fastmcp import FastMCP
+    from fastmcp.exceptions import ToolError
+    mcp = FastMCP("gh")
+
+    @mcp.tool()
+    def list_repos(org: str, token: str) -> list:
+        r = httpx.get(f"https://api.example.com/orgs/{org}", headers={"Authorization": f"Bearer {token}"})
+        if r.status_code != 200:
+            raise ToolError(f"The API returned {r.status_code} for {org} with {token}")
+        return r.json()
+
+    def post(channel, token, WebClient):
+        client = WebClient(token=token)
+        raise RuntimeError(f"Posting to {channel} failed with {token}")
+
+    class Client:
+        def __init__(self, token):
+            self.token = token
+            self.session = requests.Session()
+            self.session.headers["X-Api-Key"] = self.token
+
+        def get(self, path):
+            raise RuntimeError(f"GET {path} failed with {self.token}")
+
+    def ping(s, token):
+        s.headers.update({"Authorization": "Bearer " + token})
+        raise ConnectionError("ping failed for " + token)
+    '''
+    assert aem301(code) == [(11, "AEM301"), (16, "AEM301"), (25, "AEM301"), (29, "AEM301")]
+
+
+def test_a_declaration_or_an_origin_makes_it_a_credential():
+    code = '''
+    import getpass, hmac, hashlib, logging, os
+    import click
+    from fastapi import Cookie, FastAPI, Header, HTTPException
+    log = logging.getLogger(__name__)
+    app = FastAPI()
+
+    @app.get("/items")
+    def items(x_token: str = Header(), session_id: str = Cookie(default=None)):
+        if x_token != "expected":
+            raise HTTPException(status_code=400, detail=f"X-Token header invalid: {x_token}")
+        log.warning("unknown session %s", session_id)
+
+    @click.command()
+    @click.option("--token", envvar="REGISTRY_TOKEN")
+    def push(token):
+        raise click.ClickException(f"Unrecognised format: {token}")
+
+    def ask():
+        token = getpass.getpass("Token: ")
+        raise ValueError(f"Token {token} has the wrong length")
+
+    def verify(secret_key, body):
+        expected_signature = hmac.new(secret_key, body, hashlib.sha256).hexdigest()
+        raise ValueError(f"mismatch, expected {expected_signature}")
+
+    class Api:
+        def __init__(self):
+            self.token = os.environ["GITHUB_PAT"]
+        def call(self):
+            raise RuntimeError(f"Malformed value {self.token}")
+
+    def bearer(request):
+        header = request.headers.get("Authorization", "")
+        token = header.split(" ", 1)[-1]
+        raise ValueError(f"Unknown value {token}")
+
+    def start(settings, args):
+        raise RuntimeError(f"gateway closed ({settings.token}, {args.session_id})")
+    '''
+    assert aem301(code) == [(11, "AEM301"), (12, "AEM301"), (17, "AEM301"), (21, "AEM301"), (25, "AEM301"),
+                            (31, "AEM301"), (36, "AEM301"), (39, "AEM301")]
+
+
+def test_a_signature_needs_its_origin_and_a_name_counts_only_for_its_own_parameters():
+    code = '''
+    import inspect, logging
+    log = logging.getLogger(__name__)
+
+    def register_backend(backend):
+        signature = inspect.signature(backend.authenticate)
+        raise TypeError(f"authenticate() has an unsupported signature {signature}")
+
+    class AuthMiddleware:
+        def check(self, handler):
+            signature = inspect.signature(handler)
+            raise TypeError(f"the handler must take (request), got {signature}")
+
+    def document_auth_api(fn):
+        lexer_token = fn.__name__
+        log.warning("cannot document %s", lexer_token)
+
+    def csrf(request):
+        csrf_token = request.form.get("csrf_token")
+        raise PermissionError(f"Forbidden: CSRF token {csrf_token} does not match")
+    '''
+    assert aem301(code) == []

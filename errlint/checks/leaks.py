@@ -8,6 +8,7 @@ from typing import Iterable
 
 from typing import Optional
 
+from ..extract.credential_use import used_as_credential
 from ..extract.value_names import snake
 from ..extract.value_origins import credential_path_tried, template_secret_url
 from ..fixes import replace_in_piece
@@ -59,8 +60,14 @@ class SecretInMessage(Rule):
     session handle, a function's signature) is a secret when a qualifier makes it a credential
     (`access_token`, `api_token`, `github_token`), when its value comes from a secret's origin (an env
     var, a header, a setting named for a secret), or when the message speaks of authentication
-    ("Token {token} expired; log in again"); "Malformed token: {old_token}" is not flagged. So does a function
-    or class named for it (`def login(user, token)`).
+    ("Token {token} expired; log in again"); "Malformed token: {old_token}" is not flagged. So does a
+    function or class named for it, for its own parameters and attributes (`def login(user, token)`).
+    A `signature` needs its origin (a header, `hmac`): it is as often a function's. Other origins
+    of a credential: `getpass.getpass()`, `keyring.get_password()`, `.get_secret_value()`, a call
+    named for the credential it returns (`authorize_access_token()`), and a setting
+    (`settings.token`, `args.token`). A session id from a cookie is a credential in a log too. So
+    is a value the code sends to authenticate: `headers={"Authorization": f"Bearer {token}"}`,
+    `WebClient(token=token)`, in any method of the class for `self.token`.
 
     ## Why is this bad?
     Error text ends up in agent transcripts, logs and bug reports; a key printed there is a leaked key
@@ -101,14 +108,11 @@ class SecretInMessage(Rule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
-        authentication = ctx.packs.lexicon("authentication")
-        where = message.context
-        names = " ".join(snake(n).replace("_", " ") for n in (where.function.name if where.function else "", where.class_name))
         for template in message.templates:
             for holder in template.placeholders:
-                if holder.has(SECRET) or holder.has(MAYBE_SECRET) and (authentication.search(template.literal) or authentication.search(names)):
+                if holder.has(SECRET) or holder.has(MAYBE_SECRET) and (_speaks_of_authentication(holder, template, message, ctx) or _sent_to_authenticate(holder, message, ctx)):
                     name = holder.detail or holder.expr
-                    if message.profile == "log" and LOG_CORRELATION_ID.search(name):
+                    if message.profile == "log" and LOG_CORRELATION_ID.search(name) and not holder.has(SECRET):
                         continue  # in the server's own log a session id correlates records; MCP sessions are not credentials
                     origin = holder.detail if holder.detail and holder.detail != holder.expr else ""
                     if origin and " " not in origin:
@@ -139,6 +143,40 @@ class SecretInMessage(Rule):
 
 
 LOG_CORRELATION_ID = re.compile(r"session_?id", re.I)
+
+
+def _sent_to_authenticate(holder, message: Message, ctx: FileContext) -> bool:
+    """Whether the function (or, for `self.x`, any method of its class) sends the value to
+    authenticate: `headers={"Authorization": f"Bearer {token}"}`, `WebClient(token=token)`."""
+    function = message.context.function
+    if function is None or function.node is None or not holder.names:
+        return False
+    functions = [function.node]
+    if any(n.startswith(("self.", "cls.")) for n in holder.names) and function.class_name:
+        functions += [f.node for f in ctx.facts.functions if f.class_name == function.class_name and f.node is not None and f is not function]
+    return used_as_credential(functions, set(holder.names))
+
+
+def _speaks_of_authentication(holder, template, message: Message, ctx: FileContext) -> bool:
+    """Whether the message, or the function or class it is written in, speaks of authentication, so
+    that a `token` or `session_id` it shows is a credential. A `signature` needs its origin (a header,
+    a MAC): "signature" is as often a function's. The enclosing function's or class's name counts for
+    its own parameters and attributes (`def login(user, token)`, `class Authenticator`), not for a
+    local it computed."""
+    name = holder.detail or holder.expr
+    if "signature" in snake(name):
+        return False
+    authentication = ctx.packs.lexicon("authentication")
+    if authentication.search(template.literal):
+        return True
+    where = message.context
+    root = holder.expr.split(".", 1)[0].split("[", 1)[0]
+    owners = []
+    if where.function is not None and root in where.function.param_names:
+        owners += [where.function.name, where.class_name]
+    elif root in ("self", "cls"):
+        owners.append(where.class_name)
+    return any(authentication.search(snake(n).replace("_", " ")) for n in owners if n)
 WORKING_DIRECTORY = re.compile(r"\bgetcwd\(|\bcwd\(")
 
 

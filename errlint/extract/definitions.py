@@ -9,6 +9,8 @@ its bases; an exception class records its default message attributes, its templa
 """
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Dict, FrozenSet, List, Set, Tuple
 
 import libcst as cst
@@ -48,7 +50,10 @@ class Definitions:
             qualname=(self.func.qualname + "." if self.func is not None else self.class_name + "." if self.class_name else "") + stmt.name.value,
         )
         self._role(info, stmt)
-        info.aliases, info.switches = self._cli_options(stmt)
+        info.aliases, info.switches, credentials = self._cli_options(stmt)
+        if credentials:
+            params = tuple(replace(p, credential=True) if p.name in credentials else p for p in params)
+            info.params = params
         self.functions.append(info)
         self.scope.bind(stmt.name.value, Binding("def", stmt))
         scope = Scope("function", parent=self.scope if self.scope.kind == "function" else self.module_scope)
@@ -138,12 +143,14 @@ class Definitions:
                 info.role = "cli"
                 return
 
-    def _cli_options(self, stmt: cst.FunctionDef) -> Tuple[Dict[str, Tuple[str, ...]], FrozenSet[str]]:
-        """click/typer `@option("--format", "fmt")` declarations: parameter name -> flags, and the
+    def _cli_options(self, stmt: cst.FunctionDef) -> Tuple[Dict[str, Tuple[str, ...]], FrozenSet[str], FrozenSet[str]]:
+        """click/typer `@option("--format", "fmt")` declarations: parameter name -> flags, the
         parameters declared as on/off switches (`is_flag=True`, `count=True`, `"--x/--no-x"`,
-        `type=bool`)."""
+        `type=bool`), and those declared as credentials (`hide_input=True`, an `envvar` named for a
+        secret)."""
         out: Dict[str, Tuple[str, ...]] = {}
         switches: Set[str] = set()
+        credentials: Set[str] = set()
         for deco in stmt.decorators:
             call = deco.decorator
             if not isinstance(call, cst.Call):
@@ -163,7 +170,22 @@ class Definitions:
             out[param] = flags
             if any("/" in d for d in decls if d.startswith("-")) or _declares_switch(call):
                 switches.add(param)
-        return out, frozenset(switches)
+            if CREDENTIAL_DECLARATION.search(self.code(call)):
+                credentials.add(param)
+        return out, frozenset(switches), frozenset(credentials)
+
+
+# A parameter declared as a credential: a request header or cookie, an auth scheme's dependency
+# (FastAPI `Header()`, `Cookie()`, `Security(...)`, `Depends(oauth2_scheme)`), a prompt that hides
+# what is typed, an option read from an env var named for a secret (click/typer `hide_input=True`,
+# `envvar="GITHUB_TOKEN"`). It decides only for a name that may or may not be a secret (`token`,
+# `session_id`: `placeholder_kinds.MAYBE_SECRET`).
+CREDENTIAL_DECLARATION = re.compile(
+    r"\b(?:Header|Cookie|Security|APIKey(?:Header|Cookie|Query)|HTTPBearer|HTTPBasic\w*|OAuth2\w*)\s*\("
+    r"|\bDepends\(\s*[\w.]*(?i:oauth|auth|bearer|api_?key|token)"
+    r"|\bhide_input\s*=\s*True"
+    r"|\benvvar\s*=\s*[\"'][A-Za-z0-9_]*(?i:token|key|secret|password|passwd|pat|credentials?)[\"']"
+)
 
 
 def _declares_switch(call: cst.Call) -> bool:
@@ -185,7 +207,7 @@ def _params(params: cst.Parameters, walker: Walker) -> Tuple[Param, ...]:
     for p in items:
         annotation = walker.code(p.annotation.annotation) if p.annotation is not None else ""
         default = walker.code(p.default) if p.default is not None else ""
-        out.append(Param(p.name.value, annotation, default))
+        out.append(Param(p.name.value, annotation, default, bool(CREDENTIAL_DECLARATION.search(annotation + " " + default))))
     return tuple(out)
 
 

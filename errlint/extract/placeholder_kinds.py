@@ -36,6 +36,8 @@ from ..model import (
 from . import nodes, value_origins
 from .http_objects import is_response
 from .value_names import (
+    CONFIG_HOLDER,
+    secret_env_var,
     secret_kind,
     BOUNDED_ANNOTATION,
     BOUNDED_NAME,
@@ -207,6 +209,8 @@ class PlaceholderKinds:
             detail = name
             if MAYBE_SECRET in kinds and found and all(b.kind == "loop" and _over_credentials(b.value) for b in found):
                 kinds = {SECRET}  # `for key, token in headers.items()`, `for token in api_tokens`
+            if MAYBE_SECRET in kinds and found and all(b.kind == "param" and b.param is not None and b.param.credential for b in found):
+                kinds = {SECRET}  # `x_token: str = Header()`, `@click.option("--token", hide_input=True)`
         if "retry_after" in low or low in ("wait", "delay", "backoff", "wait_s", "wait_seconds", "retry_in"):
             kinds.add(RETRY_AFTER)
         if len(found) == 1:
@@ -311,7 +315,9 @@ class PlaceholderKinds:
         if is_secret_name(attr) and not (names_a_condition(attr) and _class_name(expr.value)):
             kind = secret_kind(attr)  # (`ErrorCode.LOGIN_BAD_CREDENTIALS` is a code)
             owner = nodes.last_name(expr.value)
-            if kind == MAYBE_SECRET and owner and owner not in ("self", "cls"):
+            if kind == MAYBE_SECRET and owner and CONFIG_HOLDER.match(snake(owner)):
+                kind = SECRET  # a setting named for a secret holds one (`settings.token`, `args.token`)
+            elif kind == MAYBE_SECRET and owner and owner not in ("self", "cls"):
                 # the object qualifies an ambiguous attribute: `session.token` is a session token,
                 # `page_token.token` a page token
                 kind = secret_kind(f"{snake(owner)}_{snake(attr)}")
@@ -345,7 +351,7 @@ class PlaceholderKinds:
         qualified = self.qualify(expr.value)
         kinds: Set[str] = set()
         detail = ""
-        if qualified.startswith("os.environ") and key and is_secret_name(key):
+        if qualified.startswith("os.environ") and key and secret_env_var(key):
             kinds.add(SECRET)  # an environment variable named for a secret holds one, by its origin
             detail = self.code(expr)
         elif key and key != nodes.last_name(expr.value) and is_secret_name(key):
@@ -360,7 +366,7 @@ class PlaceholderKinds:
         if not kinds and relayed_error(expr):
             return frozenset({EXCEPTION, RELAYED}), ""
         if not kinds:
-            kinds |= base_kinds & {HOME_PATH, EXCEPTION}
+            kinds |= base_kinds & ({HOME_PATH, EXCEPTION} | SECRETS)  # `parts[1]` of a secret is one
         if not kinds and key and BOUNDED_NAME.search(snake(key)):
             kinds.add(BOUNDED)
         return frozenset(kinds or {UNKNOWN}), detail
@@ -445,7 +451,7 @@ class PlaceholderKinds:
             return frozenset({UNBOUNDED, COLLECTION}), code
         if short in ("getenv",) or qualified in ("os.getenv", "os.environ.get"):
             key = nodes.string_value(first)
-            if key and is_secret_name(key):
+            if key and secret_env_var(key):
                 return frozenset({SECRET}), code
             if len(args) > 1:
                 default, detail = self.classify(args[1], depth + 1)
@@ -469,7 +475,7 @@ class PlaceholderKinds:
                     if not (key and is_secret_name(key)) or not is_secret_name("secret_" + option):
                         key = option
                 if base & {ENV_DUMP} and key:
-                    if is_secret_name(key):
+                    if secret_env_var(key):
                         return frozenset({SECRET}), code
                     default = self.classify(args[1], depth + 1) if len(args) > 1 else (frozenset(), "")
                     if default[0] & {HOME_PATH, SECRET}:
@@ -481,6 +487,8 @@ class PlaceholderKinds:
                     return frozenset({SECRET if _credential_carrier(func.value) else secret_kind(key)}), code
             if method in UNBOUNDED_METHODS and (RESPONSE_ROOTS.match(nodes.root_name(func.value)) or method in ("model_dump", "model_dump_json", "read", "readlines", "read_text", "getvalue", "to_dict", "as_dict")):
                 return frozenset({UNBOUNDED}), code
+            if method in ("split", "rsplit", "partition", "rpartition") and base & SECRETS:
+                return base & SECRETS, detail  # the pieces of a secret (`header.split(" ", 1)[-1]`)
             if method in ("decode", "strip", "rstrip", "lstrip", "upper", "lower", "replace", "title", "capitalize", "removeprefix", "removesuffix", "encode"):
                 return base, detail
             if method == "iter_errors":

@@ -34,7 +34,7 @@ SECRET_ALLOW = re.compile(
     # `PERMIT_API_KEY` (Permit.io's key)
     r"|^(permits?|allows?|enables?|disables?|can|should|must)_(create|issue|generate|refresh|rotate|revoke|reuse|use|share|"
     r"send|store|save|cache|log|read|write|accept|require|renew|token_\w+)_?"
-    r"|(^|_)(page|next|continuation|pagination|sync|cursor)_token($|_)"
+    r"|(^|_)(page|next|continuation|pagination|sync|cursor|csrf|xsrf)_?token($|_)"
     # names that say they hold an error or a message about the secret, not the secret
     r"|_(error|errors|err|msg|message|messages|reason|exc|exception|failure|problem|warning|description)$"
 )
@@ -123,8 +123,22 @@ def is_secret_name(name: str) -> bool:
 AMBIGUOUS_SECRET_WORD = re.compile(r"(^|_)(token|session_?id|signature)($|_)")
 CREDENTIAL_TOKEN = re.compile(
     r"(^|_)(access|refresh|auth|api|bearer|oauth2?|id|jwt|bot|personal|pat|session|security|login|"
-    r"user|app|service|client|deploy|admin|master|github|gh|gitlab|slack|hf|npm|pypi)_token($|_)"
+    r"user|account|app|service|client|deploy|admin|master|cred|github|gh|gitlab|slack|hf|npm|pypi)_token($|_)"
 )
+# objects that hold settings: an attribute of one named like a secret is a setting that holds one
+# (`settings.token`, `args.token`, `config.session_id`)
+CONFIG_HOLDER = re.compile(r"^(settings|config|conf|cfg|configuration|options|opts|args|arguments|env|environment|secrets|credentials|creds?)$")
+# calls whose name says they return a credential (`authorize_access_token()`, `get_password()`)
+CREDENTIAL_GETTER = re.compile(r"^(get|fetch|load|read|create|issue|generate|authorize|obtain|request|refresh|new|make)_")
+
+
+ENV_PAT = re.compile(r"(^|_)PAT($|_)")
+
+
+def secret_env_var(name: str) -> bool:
+    """An environment variable named for a secret: `API_TOKEN`, `DB_PASSWORD`, and GitHub's personal
+    access tokens (`GITHUB_PAT`; `pat` elsewhere is as often a pattern)."""
+    return is_secret_name(name) or bool(ENV_PAT.search(name))
 
 
 def ambiguous_secret_name(name: str) -> bool:
