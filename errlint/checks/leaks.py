@@ -154,7 +154,8 @@ def _sent_to_authenticate(holder, message: Message, ctx: FileContext) -> bool:
     functions = [function.node]
     if any(n.startswith(("self.", "cls.")) for n in holder.names) and function.class_name:
         functions += [f.node for f in ctx.facts.functions if f.class_name == function.class_name and f.node is not None and f is not function]
-    return used_as_credential(functions, set(holder.names))
+    own = {f.name for f in ctx.facts.functions} | {f.class_name for f in ctx.facts.functions if f.class_name}
+    return used_as_credential(functions, set(holder.names), own)
 
 
 def _speaks_of_authentication(holder, template, message: Message, ctx: FileContext) -> bool:

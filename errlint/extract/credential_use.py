@@ -22,19 +22,24 @@ from typing import Iterable, Set
 import libcst as cst
 
 from . import nodes
-from .value_names import is_secret_name, secret_env_var
+from ..model import MAYBE_SECRET, SECRET
+from .value_names import secret_env_var, secret_kind
 
 AUTH_SCHEME = re.compile(r"^\s*(?:Bearer|Basic|Token|token|Bot|Digest)\s+$")
 
 
-def used_as_credential(functions: Iterable[cst.CSTNode], names: Set[str]) -> bool:
+def used_as_credential(functions: Iterable[cst.CSTNode], names: Set[str], own: Set[str]) -> bool:
     """True when any of `functions` sends one of `names` (dotted names: `token`, `self.token`) to
-    authenticate (see the module docstring)."""
+    authenticate (see the module docstring). A key or keyword that is itself only ambiguous
+    (`"token"`, `PathOrToken=`) is no evidence, except a keyword of another package's call
+    (`WebClient(token=token)`): `own` holds the names of the file's own functions and classes."""
     for function in functions:
         for node in nodes.iter_expr(function, stop=()):
-            if isinstance(node, cst.Arg) and node.keyword is not None and is_secret_name(node.keyword.value):
-                if _reads(node.value, names):
-                    return True
+            if isinstance(node, cst.Call):
+                foreign = nodes.root_name(node.func) not in ("self", "cls") and nodes.last_name(node.func) not in own
+                for arg in node.args:
+                    if arg.keyword is not None and _credential_word(arg.keyword.value, foreign) and _reads(arg.value, names):
+                        return True
             elif isinstance(node, cst.DictElement) and _secret_key(node.key) and _reads(node.value, names):
                 return True
             elif isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Subscript) and _secret_key(_key(t.target)) for t in node.targets):
@@ -68,9 +73,14 @@ def _key(target: cst.Subscript) -> cst.CSTNode:
     return element.value if isinstance(element, cst.Index) else None
 
 
+def _credential_word(word: str, foreign: bool) -> bool:
+    kind = secret_kind(word)
+    return kind == SECRET or kind == MAYBE_SECRET and foreign
+
+
 def _secret_key(key) -> bool:
     text = nodes.string_value(key) if key is not None else None
-    return bool(text) and is_secret_name(text)
+    return bool(text) and secret_kind(text) == SECRET
 
 
 def _reads(expr: cst.CSTNode, names: Set[str]) -> bool:
