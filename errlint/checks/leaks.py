@@ -8,12 +8,11 @@ from typing import Iterable
 
 from typing import Optional
 
-from ..extract.credential_use import used_as_credential
-from ..extract.value_names import snake
 from ..extract.value_origins import credential_path_tried, template_secret_url
 from ..fixes import replace_in_piece
 from ..model import ENV_DUMP, EXCEPTION, HOME_PATH, MAYBE_SECRET, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
 from .base import CONTENT_SINKS, FileContext, Option
+from .credential_names import named_credential
 from .error_replies import ErrorReplyRule as Rule  # a tool's error reply leaks as a raised error does
 
 LITERAL_SECRETS = re.compile(
@@ -110,7 +109,7 @@ class SecretInMessage(Rule):
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         for template in message.templates:
             for holder in template.placeholders:
-                if holder.has(SECRET) or holder.has(MAYBE_SECRET) and (_speaks_of_authentication(holder, template, message, ctx) or _sent_to_authenticate(holder, message, ctx)):
+                if holder.has(SECRET) or holder.has(MAYBE_SECRET) and named_credential(holder, template, message, ctx):
                     name = holder.detail or holder.expr
                     if message.profile == "log" and LOG_CORRELATION_ID.search(name) and not holder.has(SECRET):
                         continue  # in the server's own log a session id correlates records; MCP sessions are not credentials
@@ -143,41 +142,6 @@ class SecretInMessage(Rule):
 
 
 LOG_CORRELATION_ID = re.compile(r"session_?id", re.I)
-
-
-def _sent_to_authenticate(holder, message: Message, ctx: FileContext) -> bool:
-    """Whether the function (or, for `self.x`, any method of its class) sends the value to
-    authenticate: `headers={"Authorization": f"Bearer {token}"}`, `WebClient(token=token)`."""
-    function = message.context.function
-    if function is None or function.node is None or not holder.names:
-        return False
-    functions = [function.node]
-    if any(n.startswith(("self.", "cls.")) for n in holder.names) and function.class_name:
-        functions += [f.node for f in ctx.facts.functions if f.class_name == function.class_name and f.node is not None and f is not function]
-    own = {f.name for f in ctx.facts.functions} | {f.class_name for f in ctx.facts.functions if f.class_name}
-    return used_as_credential(functions, set(holder.names), own)
-
-
-def _speaks_of_authentication(holder, template, message: Message, ctx: FileContext) -> bool:
-    """Whether the message, or the function or class it is written in, speaks of authentication, so
-    that a `token` or `session_id` it shows is a credential. A `signature` needs its origin (a header,
-    a MAC): "signature" is as often a function's. The enclosing function's or class's name counts for
-    its own parameters and attributes (`def login(user, token)`, `class Authenticator`), not for a
-    local it computed."""
-    name = holder.detail or holder.expr
-    if "signature" in snake(name):
-        return False
-    authentication = ctx.packs.lexicon("authentication")
-    if authentication.search(template.literal):
-        return True
-    where = message.context
-    root = holder.expr.split(".", 1)[0].split("[", 1)[0]
-    owners = []
-    if where.function is not None and root in where.function.param_names:
-        owners += [where.function.name, where.class_name]
-    elif root in ("self", "cls"):
-        owners.append(where.class_name)
-    return any(authentication.search(snake(n).replace("_", " ")) for n in owners if n)
 WORKING_DIRECTORY = re.compile(r"\bgetcwd\(|\bcwd\(")
 
 

@@ -9,7 +9,7 @@ plus a short detail (the name or call that decided it). `placeholder` wraps the 
 from __future__ import annotations
 
 import re
-from typing import FrozenSet, Optional, Set, Tuple
+from typing import FrozenSet, Set, Tuple
 
 import libcst as cst
 
@@ -34,6 +34,7 @@ from ..model import (
     Placeholder,
 )
 from . import nodes, value_origins
+from .credential_evidence import credential_carrier, over_credentials
 from .http_objects import is_response
 from .value_names import (
     CONFIG_HOLDER,
@@ -207,7 +208,7 @@ class PlaceholderKinds:
         if is_secret_name(name) and not (found and all(b.kind == "loop" and is_textual(b.value, self.scope) for b in found)):
             kinds.add(secret_kind(name))  # (a loop over `expr.split()` or `tokenize(src)` yields lexical tokens, not credentials)
             detail = name
-            if MAYBE_SECRET in kinds and found and all(b.kind == "loop" and _over_credentials(b.value) for b in found):
+            if MAYBE_SECRET in kinds and found and all(b.kind == "loop" and over_credentials(b.value) for b in found):
                 kinds = {SECRET}  # `for key, token in headers.items()`, `for token in api_tokens`
             if MAYBE_SECRET in kinds and found and all(b.kind == "param" and b.param is not None and b.param.credential for b in found):
                 kinds = {SECRET}  # `x_token: str = Header()`, `@click.option("--token", hide_input=True)`
@@ -355,7 +356,7 @@ class PlaceholderKinds:
             kinds.add(SECRET)  # an environment variable named for a secret holds one, by its origin
             detail = self.code(expr)
         elif key and key != nodes.last_name(expr.value) and is_secret_name(key):
-            kinds.add(SECRET if _credential_carrier(expr.value) else secret_kind(key))
+            kinds.add(SECRET if credential_carrier(expr.value) else secret_kind(key))
             detail = self.code(expr)
         if base_kinds & {VALIDATION} and key == "msg":
             return frozenset({BOUNDED, HINT}), ""
@@ -484,7 +485,7 @@ class PlaceholderKinds:
                 if key and key.lower() == "retry-after":
                     return frozenset({RETRY_AFTER, BOUNDED}), ""
                 if key and is_secret_name(key):
-                    return frozenset({SECRET if _credential_carrier(func.value) else secret_kind(key)}), code
+                    return frozenset({SECRET if credential_carrier(func.value) else secret_kind(key)}), code
             if method in UNBOUNDED_METHODS and (RESPONSE_ROOTS.match(nodes.root_name(func.value)) or method in ("model_dump", "model_dump_json", "read", "readlines", "read_text", "getvalue", "to_dict", "as_dict")):
                 return frozenset({UNBOUNDED}), code
             if method in ("split", "rsplit", "partition", "rpartition") and base & SECRETS:
@@ -505,26 +506,6 @@ class PlaceholderKinds:
                 kinds |= self.classify(arg, depth + 1)[0] & {HOME_PATH}
             return frozenset(kinds or {BOUNDED}), code if kinds else ""
         return frozenset({UNKNOWN}), ""
-
-
-def _credential_carrier(base: cst.CSTNode) -> bool:
-    """Request headers and cookies (`request.headers`, `resp.cookies`, `session.headers`): a header
-    or cookie named for a secret (`X-Token`, `session_id`) carries a credential, by its origin."""
-    return nodes.last_name(base) in ("headers", "cookies", "COOKIES", "META")
-
-
-def _over_credentials(iterable: Optional[cst.CSTNode]) -> bool:
-    """A loop over headers or cookies (`headers.items()`) or over a collection named for credentials
-    (`api_tokens`, `self.passwords`) yields credentials."""
-    if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and iterable.func.attr.value in ("items", "values"):
-        iterable = iterable.func.value
-    if iterable is None or not isinstance(iterable, (cst.Name, cst.Attribute)):
-        return False
-    name = nodes.last_name(iterable)
-    if _credential_carrier(iterable):
-        return True
-    single = re.sub(r"s$", "", name) if name.endswith("s") and not name.endswith("ss") else ""
-    return bool(single) and secret_kind(single) == SECRET
 
 
 def _union(a: FrozenSet[str], b: FrozenSet[str]) -> FrozenSet[str]:

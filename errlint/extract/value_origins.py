@@ -149,9 +149,10 @@ def _call(builder, call: cst.Call, depth: int) -> Optional[Kinds]:
     # capability URLs
     if CAPABILITY_CALL.search(snake(short)):
         return frozenset({SECRET}), code
-    # credentials by where they come from: a prompt that hides what is typed, a keyring, an unwrapped
-    # secret field, a MAC, a call named for the credential it returns
-    if _credential_call(builder, func, qualified, short):
+    # credentials by where they come from (`credential_evidence.credential_call`)
+    from .credential_evidence import credential_call
+
+    if credential_call(builder, func, qualified, short):
         return frozenset({SECRET}), code
     # I/O bodies and records
     if qualified in PROCESS_CALLS or short == "communicate":
@@ -229,21 +230,6 @@ def _subscript(builder, expr: cst.Subscript) -> Optional[Kinds]:
     if CAPABILITY_NAME.match(snake(key)):
         return frozenset({SECRET}), builder.code(expr)
     return None
-
-
-CREDENTIAL_CALLS = {"getpass.getpass", "keyring.get_password", "keyring.get_credential", "hmac.digest", "hmac.new", "hmac.HMAC"}
-
-
-def _credential_call(builder, func: cst.CSTNode, qualified: str, short: str) -> bool:
-    """`getpass.getpass()`, `keyring.get_password(...)`, `secret.get_secret_value()`,
-    `hmac.new(key, body, sha256).hexdigest()`, `oauth.authorize_access_token()`."""
-    from .value_names import CREDENTIAL_GETTER, secret_kind
-    if qualified in CREDENTIAL_CALLS or short == "get_secret_value":
-        return True
-    if short in ("hexdigest", "digest") and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
-        return (builder.qualify(func.value.func) or nodes.dotted(func.value.func)) in CREDENTIAL_CALLS
-    what = CREDENTIAL_GETTER.sub("", snake(short))
-    return what != snake(short) and secret_kind(what) == SECRET
 
 
 def _name(builder, expr: cst.Name, depth: int) -> Optional[Kinds]:

@@ -1,29 +1,32 @@
-"""Whether a value is used as a credential where it is defined: the evidence that makes a value named
-only by an ambiguous word (`token`, `session_id`: `placeholder_kinds.MAYBE_SECRET`) a credential.
+"""The evidence that makes a value named only by an ambiguous word (`token`, `session_id`,
+`signature`: `placeholder_kinds.MAYBE_SECRET`) a credential, by where it comes from and how it is used.
 
-A value is used as one when the code sends it to authenticate:
-- as a keyword argument named for a secret (`WebClient(token=token)`, `from_pretrained(m, token=token)`,
-  `login(password=pw)`);
+Where it comes from (origins):
+- request headers and cookies (`credential_carrier`), and a loop over them or over a collection
+  named for credentials (`over_credentials`);
+- a call that makes or fetches one (`credential_call`): `getpass.getpass()`, `keyring.get_password()`,
+  `.get_secret_value()`, `hmac`, a getter named for a credential (`authorize_access_token()`);
+- an environment variable named for a secret (`self.token = os.environ["API_TOKEN"]`).
+
+How it is used (`used_as_credential`): the code sends it to authenticate
+- as a keyword argument named for a secret (`login(password=pw)`), or an ambiguous one of another
+  package's call (`WebClient(token=token)`, `from_pretrained(m, token=token)`);
 - under a header or field named for a secret (`{"Authorization": f"Bearer {token}"}`,
-  `headers["X-Api-Key"] = token`, `headers.update({"Authorization": ...})`);
+  `headers["X-Api-Key"] = token`);
 - in a string that is an authorization scheme (`f"Bearer {token}"`, `"token " + token`).
-
-It is also a credential when it is set from an environment variable named for a secret
-(`self.token = os.environ["API_TOKEN"]`).
-
 For an attribute of `self`, every method of the class counts (`self.token` put in a header in
 `__init__` and shown in an error in another method).
 """
 from __future__ import annotations
 
 import re
-from typing import Iterable, Set
+from typing import Iterable, Optional, Set
 
 import libcst as cst
 
-from . import nodes
 from ..model import MAYBE_SECRET, SECRET
-from .value_names import secret_env_var, secret_kind
+from . import nodes
+from .value_names import CREDENTIAL_GETTER, secret_env_var, secret_kind, snake
 
 AUTH_SCHEME = re.compile(r"^\s*(?:Bearer|Basic|Token|token|Bot|Digest)\s+$")
 
@@ -88,3 +91,38 @@ def _reads(expr: cst.CSTNode, names: Set[str]) -> bool:
         if isinstance(node, (cst.Name, cst.Attribute)) and nodes.dotted(node) in names:
             return True
     return False
+
+
+# ------------------------------------------------------------------ origins
+CREDENTIAL_CALLS = {"getpass.getpass", "keyring.get_password", "keyring.get_credential", "hmac.digest", "hmac.new", "hmac.HMAC"}
+
+
+def credential_call(builder, func: cst.CSTNode, qualified: str, short: str) -> bool:
+    """`getpass.getpass()`, `keyring.get_password(...)`, `secret.get_secret_value()`,
+    `hmac.new(key, body, sha256).hexdigest()`, `oauth.authorize_access_token()`."""
+    if qualified in CREDENTIAL_CALLS or short == "get_secret_value":
+        return True
+    if short in ("hexdigest", "digest") and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
+        return (builder.qualify(func.value.func) or nodes.dotted(func.value.func)) in CREDENTIAL_CALLS
+    what = CREDENTIAL_GETTER.sub("", snake(short))
+    return what != snake(short) and secret_kind(what) == SECRET
+
+
+def credential_carrier(base: cst.CSTNode) -> bool:
+    """Request headers and cookies (`request.headers`, `resp.cookies`, `session.headers`): a header
+    or cookie named for a secret (`X-Token`, `session_id`) carries a credential, by its origin."""
+    return nodes.last_name(base) in ("headers", "cookies", "COOKIES", "META")
+
+
+def over_credentials(iterable: Optional[cst.CSTNode]) -> bool:
+    """A loop over headers or cookies (`headers.items()`) or over a collection named for credentials
+    (`api_tokens`, `self.passwords`) yields credentials."""
+    if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and iterable.func.attr.value in ("items", "values"):
+        iterable = iterable.func.value
+    if iterable is None or not isinstance(iterable, (cst.Name, cst.Attribute)):
+        return False
+    name = nodes.last_name(iterable)
+    if credential_carrier(iterable):
+        return True
+    single = re.sub(r"s$", "", name) if name.endswith("s") and not name.endswith("ss") else ""
+    return bool(single) and secret_kind(single) == SECRET
