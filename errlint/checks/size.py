@@ -182,13 +182,13 @@ class UnboundedInterpolation(ErrorReplyRule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if message.sink == "stderr" and message.templates and all(not t.literal.strip() and len(t.placeholders) == 1 for t in message.templates):
+            return  # `os.write(2, buffer)`, `print(captured, file=sys.stderr)`: output passed on, not a message built around it
         function = message.context.function
         if message.extra.get("constructor") and function is not None:
             own = set(function.param_names)  # `super().__init__(message)`: judged where the exception is raised
         else:
             own = set()
-        if message.sink == "stderr" and message.templates and all(not t.literal.strip() and len(t.placeholders) == 1 for t in message.templates):
-            return  # `os.write(2, buffer)`, `print(captured, file=sys.stderr)`: output passed on, not a message built around it
         rejected = _rejected_values(message, ctx)
         # the allowed values of the guard: AEM204 asks for them, AEM405 judges their size
         allowed = {m.collection.split(".", 1)[0] for m in ctx.guard(message).memberships if m.collection}

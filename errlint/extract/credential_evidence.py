@@ -108,6 +108,13 @@ def credential_call(builder, func: cst.CSTNode, qualified: str, short: str) -> b
     return what != snake(short) and secret_kind(what) == SECRET
 
 
+def keyed_secret(base: cst.CSTNode, key: str) -> str:
+    """The secret kind of `base[key]` or `base.get(key)` for a key named like a secret: a header or
+    cookie carries a credential whatever the word (`headers["X-Token"]`); elsewhere the key's name
+    decides (`secret_kind`)."""
+    return SECRET if credential_carrier(base) else secret_kind(key)
+
+
 def credential_carrier(base: cst.CSTNode) -> bool:
     """Request headers and cookies (`request.headers`, `resp.cookies`, `session.headers`): a header
     or cookie named for a secret (`X-Token`, `session_id`) carries a credential, by its origin."""

@@ -22,8 +22,8 @@ from ..model import (
     HOME_PATH,
     RELAYED,
     RETRY_AFTER,
-    SCHEMA,
     MAYBE_SECRET,
+    SCHEMA,
     SECRET,
     SECRETS,
     TRACEBACK,
@@ -34,14 +34,12 @@ from ..model import (
     Placeholder,
 )
 from . import nodes, value_origins
-from .credential_evidence import credential_carrier, over_credentials
+from .credential_evidence import keyed_secret, over_credentials
 from .http_objects import is_response
 from .value_names import (
-    CONFIG_HOLDER,
-    secret_env_var,
-    secret_kind,
     BOUNDED_ANNOTATION,
     BOUNDED_NAME,
+    CONFIG_HOLDER,
     ENV_NAMES,
     HEADER_ATTRS,
     HOME_CALLS,
@@ -63,6 +61,8 @@ from .value_names import (
     names_a_condition,
     is_textual,
     relayed_error,
+    secret_env_var,
+    secret_kind,
     snake,
 )
 
@@ -356,7 +356,7 @@ class PlaceholderKinds:
             kinds.add(SECRET)  # an environment variable named for a secret holds one, by its origin
             detail = self.code(expr)
         elif key and key != nodes.last_name(expr.value) and is_secret_name(key):
-            kinds.add(SECRET if credential_carrier(expr.value) else secret_kind(key))
+            kinds.add(keyed_secret(expr.value, key))
             detail = self.code(expr)
         if base_kinds & {VALIDATION} and key == "msg":
             return frozenset({BOUNDED, HINT}), ""
@@ -485,7 +485,7 @@ class PlaceholderKinds:
                 if key and key.lower() == "retry-after":
                     return frozenset({RETRY_AFTER, BOUNDED}), ""
                 if key and is_secret_name(key):
-                    return frozenset({SECRET if credential_carrier(func.value) else secret_kind(key)}), code
+                    return frozenset({keyed_secret(func.value, key)}), code
             if method in UNBOUNDED_METHODS and (RESPONSE_ROOTS.match(nodes.root_name(func.value)) or method in ("model_dump", "model_dump_json", "read", "readlines", "read_text", "getvalue", "to_dict", "as_dict")):
                 return frozenset({UNBOUNDED}), code
             if method in ("split", "rsplit", "partition", "rpartition") and base & SECRETS:

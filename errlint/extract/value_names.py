@@ -141,21 +141,16 @@ def secret_env_var(name: str) -> bool:
     return is_secret_name(name) or bool(ENV_PAT.search(name))
 
 
-def ambiguous_secret_name(name: str) -> bool:
-    """A secret-like name whose only secret word is an ambiguous one (`token`, `next_token`,
-    `token_value`, `session_id`, `signature`), with no credential qualifier."""
-    low = snake(name).replace("-", "_")
-    if not is_secret_name(name) or CREDENTIAL_TOKEN.search(low):
-        return False
-    return not SECRET_NAME.search(AMBIGUOUS_SECRET_WORD.sub("_", low))
-
-
 def secret_kind(name: str) -> str:
-    """SECRET for a name that says it holds a secret, MAYBE_SECRET for one that may (see
-    `ambiguous_secret_name`), "" otherwise."""
+    """SECRET for a name that says it holds a secret, MAYBE_SECRET for one whose only secret word
+    is an ambiguous one (`token`, `next_token`, `token_value`, `session_id`, `signature`) with no
+    credential qualifier, "" otherwise."""
     if not is_secret_name(name):
         return ""
-    return MAYBE_SECRET if ambiguous_secret_name(name) else SECRET
+    low = snake(name).replace("-", "_")
+    if CREDENTIAL_TOKEN.search(low) or SECRET_NAME.search(AMBIGUOUS_SECRET_WORD.sub("_", low)):
+        return SECRET
+    return MAYBE_SECRET
 
 
 def names_a_condition(attr: str) -> bool:
