@@ -22,32 +22,13 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Set, Tuple
 
+from .extract.builtin_methods import dispatchable
+
 ClassKey = Tuple[str, str]  # (module, top-level class name)
 
 # a base with more overrides of one method than this is a framework's plugin point, where a call on an
 # unknown receiver would make every plugin reachable from anywhere
 MAX_TARGETS = 100
-# methods of builtin containers, strings, numbers and files: a receiver of unknown type that has one is
-# more likely a dict, a str or a file than a project object
-BUILTIN_METHODS = frozenset({
-    "add", "append", "as_integer_ratio", "bit_count", "bit_length", "capitalize", "casefold", "center", "clear",
-    "close", "conjugate", "copy", "count", "decode", "detach", "difference", "difference_update", "discard",
-    "encode", "endswith", "expandtabs", "extend", "fileno", "find", "flush", "format", "format_map",
-    "from_bytes", "fromhex", "fromkeys", "get", "getbuffer", "getvalue", "hex", "index", "insert",
-    "intersection", "intersection_update", "is_integer", "isalnum", "isalpha", "isascii", "isatty",
-    "isdecimal", "isdigit", "isdisjoint", "isidentifier", "islower", "isnumeric", "isprintable", "isspace",
-    "issubset", "issuperset", "istitle", "isupper", "items", "join", "keys", "ljust", "lower", "lstrip",
-    "maketrans", "partition", "peek", "pop", "popitem", "read", "read1", "readable", "readinto", "readinto1",
-    "readline", "readlines", "reconfigure", "remove", "removeprefix", "removesuffix", "replace", "reverse",
-    "rfind", "rindex", "rjust", "rpartition", "rsplit", "rstrip", "seek", "seekable", "setdefault", "sort",
-    "split", "splitlines", "startswith", "strip", "swapcase", "symmetric_difference",
-    "symmetric_difference_update", "tell", "title", "to_bytes", "translate", "truncate", "union", "update",
-    "upper", "values", "writable", "write", "writelines", "zfill",
-})
-
-
-def dispatchable(method: str) -> bool:
-    return bool(method) and method not in BUILTIN_METHODS and not (method.startswith("__") and method.endswith("__"))
 
 
 class ClassHierarchy:

@@ -18,6 +18,7 @@ from typing import List, Sequence, Tuple, Union
 import libcst as cst
 
 from . import nodes
+from .builtin_methods import dispatchable
 from .provenance import Provenance
 
 Site = List[List[Union[int, str]]]
@@ -77,9 +78,13 @@ _NAMED = frozenset({cst.Name, cst.Attribute})
 
 
 def _may_resolve(func: cst.CSTNode, scope) -> bool:
-    """False for a call on a local value that is no instance the code made of a class
-    (`parts.append(x)`, `result.get(k)`): the project model reaches a method of it only by dispatch,
-    which keeps every parameter as input anyway."""
+    """False for a call that cannot reach a project function: a builtin container's, string's or
+    file's method (`parts.append(x)`, `result.get(k)`) on a local value that is no instance the code
+    made of a class. A method the project defines, called on a value of unknown class
+    (`store = storage.load(cfg); store.acquire_lock("r")`), can: the project model reaches it by
+    dispatch over the class hierarchy, and its arguments decide whether its parameters carry input."""
+    if func.__class__ is cst.Attribute and dispatchable(func.attr.value):
+        return True
     root = func
     while root.__class__ in _CHAINS:  # exact class tests: see `nodes`
         root = root.func if root.__class__ is cst.Call else root.value
