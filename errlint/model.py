@@ -270,7 +270,7 @@ class FunctionInfo:
     # arguments carry (`extract.call_arguments`), by callee
     call_nodes: list = field(default_factory=list, repr=False)
     call_args: Dict[str, list] = field(default_factory=dict)
-    refs: list = field(default_factory=list)  # names passed as arguments of those calls (functions passed on)
+    refs: list = field(default_factory=list)  # [name, callee] for each name passed as an argument of those calls (functions passed on)
     # the exception classes every tool reaching this function converts to the stack's ToolError around
     # its whole body (`extract.tool_error_converters`), by last name ("" for a catch-all)
     converted: FrozenSet[str] = frozenset()

@@ -192,7 +192,7 @@ class ProjectModel(MethodDispatch):
                 for name in fn["calls"]:
                     for target in self.resolve(module, name, fq):
                         incoming.setdefault(target, []).append((fq, name, tuple(caught.get(name, ()))))
-                for name in fn["decos"] + fn.get("refs", []):
+                for name in fn["decos"] + [ref for ref, _ in fn.get("refs", ())]:
                     other.update(self.resolve(module, name, fq))
             for module, summary in self.modules.items():
                 for name in summary["main"] + summary["mcalls"]:
@@ -231,6 +231,9 @@ class ProjectModel(MethodDispatch):
         out: List[Tuple[str, Tuple[str, ...]]] = []
         for name in fn["calls"]:
             types = tuple(caught.get(name, ()))
+            out.extend((t, types) for t in self.resolve(module, name, node))
+        for name, via in fn.get("refs", ()):  # a function passed on as a value runs inside the call it is passed to
+            types = tuple(caught.get(via, ()))
             out.extend((t, types) for t in self.resolve(module, name, node))
         for deco in fn["decos"]:  # a wrapping decorator runs around the function: its wrapper is reached
             for target in self.resolve(module, deco, node):

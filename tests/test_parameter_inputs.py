@@ -95,7 +95,7 @@ def test_argument_kinds():
     args, refs = _site("import os, helpers\nLIMIT = 3\ndef caller(a, b, *rest, **kw):\n    x = a.strip()\n    t = {'k': 1}\n"
                  "    helpers.f(1, x, LIMIT, t[b], os.environ['HOME'], *rest, key=b, **kw)\n")
     assert args["helpers.f"] == [[[0, "c"], [1, "p:a"], [2, "c"], [3, "c"], [4, "s"], ["*", "*"], ["key", "p:b"], ["*", "*"]]]
-    assert refs == ["LIMIT"]  # names passed on (a function would be called elsewhere); locals are left out
+    assert refs == [["LIMIT", "helpers.f"]]  # names passed on, with the call they go to (a function would run in it); locals are left out
 
 
 def test_fixpoint_over_a_chain():
@@ -193,3 +193,53 @@ def test_a_list_of_the_worlds_answers_stays_the_projects_own(tmp_path, monkeypat
     passed_on = helper.replace("history = history + [response]", "history = history + [request]")
     codes = codes_in(tmp_path / "b", monkeypatch, {"helpers.py": passed_on, "cli.py": cli(body)})
     assert any(row == 15 for row, _ in codes), codes
+
+
+# A method the project defines, called on a receiver whose class errlint knows only by dispatch over
+# the class hierarchy: the calls' arguments decide, as for any other call.
+LOCK = ("class BaseStore:\n    def acquire(self, mode):\n        raise NotImplementedError\n\n"
+        "class FileStore(BaseStore):\n    def acquire(self, mode):\n        if mode not in ('r', 'w'):\n"
+        "            raise ValueError('Invalid mode: %r' % mode)\n        return mode\n\n"
+        "def load(kind):\n    return {'file': FileStore}[kind]()\n")
+
+
+def test_a_method_on_what_a_factory_returns(tmp_path, monkeypatch):
+    # `store = helpers.load(...)`: the receiver's class is known only up to BaseStore
+    body = "    store = helpers.load('file')\n    store.acquire('r')\n    click.echo(name)\n"
+    assert codes_in(tmp_path, monkeypatch, {"helpers.py": LOCK, "cli.py": cli(body)}) == set()
+    body_input = "    store = helpers.load('file')\n    store.acquire(name)\n"
+    assert codes_in(tmp_path / "b", monkeypatch, {"helpers.py": LOCK, "cli.py": cli(body_input)}) == {(8, "AEM204")}
+
+
+def test_a_method_on_a_parameter_of_unknown_class(tmp_path, monkeypatch):
+    # `def run(store)` with no annotation: every caller hands some store, each call passes "w"
+    relay = "def save(store, text):\n    store.acquire('w')\n    return text\n"
+    body = "    import relay\n    relay.save(helpers.load('file'), name)\n"
+    files = {"helpers.py": LOCK, "relay.py": relay, "cli.py": cli(body)}
+    assert codes_in(tmp_path, monkeypatch, files) == set()
+    files["relay.py"] = "def save(store, text):\n    store.acquire(text)\n    return text\n"
+    assert codes_in(tmp_path / "b", monkeypatch, files) == {(8, "AEM204")}
+
+
+def test_a_method_on_an_element_of_a_registry(tmp_path, monkeypatch):
+    # handlers filled by a decorator: the element's class comes from the hierarchy; the tool passes
+    # a constant, then its own argument
+    helper = ("REGISTRY = []\n\ndef register(cls):\n    REGISTRY.append(cls())\n    return cls\n\n"
+              "class Exporter:\n    def export(self, fmt):\n        raise NotImplementedError\n\n"
+              "@register\nclass CsvExporter(Exporter):\n    def export(self, fmt):\n        if fmt not in ('csv', 'tsv'):\n"
+              "            raise ValueError(f'Cannot export as {fmt!r}')\n        return fmt\n")
+    server = ("from fastmcp import FastMCP\nimport helpers\nmcp = FastMCP('x')\n\n@mcp.tool()\ndef export(table: str) -> str:\n"
+              "    for exporter in helpers.REGISTRY:\n        exporter.export('csv')\n    return table\n")
+    files = {"helpers.py": helper, "server.py": server}
+    assert codes_in(tmp_path, monkeypatch, files) == set()
+    files["server.py"] = server.replace("exporter.export('csv')", "exporter.export(table)")
+    assert codes_in(tmp_path / "b", monkeypatch, files) == {(15, "AEM204")}
+
+
+def test_builtin_methods_on_locals_are_not_recorded():
+    # `parts.append(x)` can reach no project function: no call site is kept for it, while a method
+    # only a project class defines is kept
+    module = cst.parse_module("def f(name, store):\n    parts = []\n    parts.append(name)\n    store.acquire_lock('r')\n")
+    facts = extract(module, "m.py")
+    fn = [f for f in facts.functions if f.name == "f"][0]
+    assert fn.call_args == {"<>.acquire_lock": [[[0, "c"]]]}

@@ -100,10 +100,11 @@ def _may_resolve(func: cst.CSTNode, scope) -> bool:
     return any(b.kind == "assign" and isinstance(b.value, cst.Call) and nodes.last_name(b.value.func).lstrip("_")[:1].isupper() for b in bindings)
 
 
-def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequence[str]) -> Tuple[dict, List[str]]:
-    """(`{callee: [site, ...]}`, names passed as arguments) for the calls one function makes. A
-    function passed on as a value (`map(check, xs)`, `pool.submit(job, x)`) is called by code
-    errlint does not see."""
+def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequence[str]) -> Tuple[dict, List[List[str]]]:
+    """(`{callee: [site, ...]}`, `[name, callee]` for each name passed as an argument) for the calls
+    one function makes. A function passed on as a value (`asyncio.to_thread(load, x)`,
+    `pool.submit(self.job, x)`, `sorted(xs, key=rank)`) is called by the code it is passed to, on
+    behalf of this function, with arguments errlint does not see."""
     source = Provenance(scope)
     fixed = Provenance(scope, internal=True)
     models: dict = {}
@@ -123,6 +124,7 @@ def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequenc
         for arg in call.args:
             if arg.value.__class__ in _NAMED:
                 name = nodes.dotted(arg.value)
-                if name and name.split(".", 1)[0] not in local and may_be_project_call(name):
-                    refs.add(name)
-    return out, sorted(refs)
+                head = name.split(".", 1)[0] if name else ""
+                if name and (head not in local or head in ("self", "cls") and "." in name) and may_be_project_call(name):
+                    refs.add((name, target))
+    return out, [list(ref) for ref in sorted(refs)]
