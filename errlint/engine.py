@@ -209,6 +209,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
             audiences: Sequence[str] = ("reply",)
         elif kind == "sink":
             record["fixed"], record["fallback"] = message.profile, finish.unreached_audience(message)
+            if message.sink == "stderr":
+                record["stream"] = True  # read by a CLI user only when a CLI entry point reaches it
             audiences = (record["fixed"], record["fallback"])
         else:
             if local is None:

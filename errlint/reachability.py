@@ -176,6 +176,9 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
                         return NOBODY, (), ""
                 else:
                     chain = reach.chain(audience, node)
+                if record.get("stream") and node not in reach.parent["cli"]:
+                    # a server's stderr (an MCP server's over stdio, a web app's) is its operator's log
+                    return record["fallback"], (reach.entry_label(chain[0]),), ""
                 return record["fixed"], (reach.entry_label(chain[0]),), ""
         if "cls" in record and reach.replaced_by_callers(node, record["cls"]):
             return NOBODY, (), ""
@@ -251,7 +254,11 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
                 "and replaces it (the handler neither re-raises nor uses it); the handler's own message is judged"]
     if record["kind"] == "sink":
         picked, _, _ = choose(reach, module, record)
-        if chain:
+        if chain and picked != record["fixed"]:
+            lines.append(f"audience {picked}: stderr reached from {reach.entry_label(chain[0])} and from no CLI "
+                         "command is the server's log")
+            lines.append("call chain: " + " -> ".join(chain))
+        elif chain:
             lines.append(f"audience {picked} (set by the sink): reached from {reach.entry_label(chain[0])}")
             lines.append("call chain: " + " -> ".join(chain))
             lines.extend(_dispatch_notes(reach, chain))
