@@ -51,6 +51,7 @@ def summarize(facts) -> Summary:
         "main": sorted(links.main_calls) if links else [],
         "entries": [list(e) for e in links.entries] if links else [],
         "tools": [list(t) for t in links.tool_names] if links else [],
+        "serving": sorted(links.serving) if links else [],
     }
 
 
@@ -98,6 +99,7 @@ class ProjectModel(MethodDispatch):
         self.packages: Set[str] = set()
         self.functions: Dict[str, dict] = {}
         self.module_of: Dict[str, str] = {}
+        self.serving: Set[str] = set()  # functions (and main blocks) that start a server
         for path, summary in summaries:
             name, is_package = module_name(path)
             if name in self.modules:  # two files, one module name (scripts in different folders): keep both apart
@@ -110,6 +112,8 @@ class ProjectModel(MethodDispatch):
                 fq = f"{name}.{qual}"
                 self.functions[fq] = fn
                 self.module_of[fq] = name
+            for qual in summary.get("serving", ()):
+                self.serving.add(f"{qual}:{name}" if qual.startswith("<") else f"{name}.{qual}")
         self.children: Dict[str, List[str]] = {}
         for fq, fn in self.functions.items():
             if fn["parent"]:

@@ -57,6 +57,8 @@ class Reach:
         for audience in AUDIENCE_ORDER:
             roots = [node for node, aud, _ in self.entries if aud == audience]
             self.parent[audience] = self._walk(roots, step)
+        self._edges = edges
+        self._screen: Optional[Dict[str, Optional[str]]] = None
         self._raised: Dict[Tuple[str, str], Tuple[Optional[str], Tuple[str, ...]]] = {}
         self.params = ParameterInputs(model, set(self.roots))
         self._replaced: Dict[Tuple[str, str], bool] = {}
@@ -79,6 +81,17 @@ class Reach:
                     parent[target] = node
                     queue.append(target)
         return parent
+
+    def on_screen(self, fq: str) -> bool:
+        """A CLI command reaches `fq` other than through a function that starts a server: what `fq`
+        writes to stderr is then on the screen of the person who ran the command. Past a
+        `mcp.run()` or `uvicorn.run(app)`, stderr is the server's log (the launcher's own lines,
+        before it serves, are still the command's)."""
+        if self._screen is None:
+            roots = [node for node, aud, _ in self.entries if aud == "cli"]
+            serving = self.model.serving
+            self._screen = self._walk(roots, lambda n: [] if n in serving else [t for t, _ in self._edges.get(n, ())])
+        return fq in self._screen
 
     @property
     def library(self) -> bool:
@@ -176,7 +189,7 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
                         return NOBODY, (), ""
                 else:
                     chain = reach.chain(audience, node)
-                if record.get("stream") and node not in reach.parent["cli"]:
+                if record.get("stream") and not reach.on_screen(node):
                     # a server's stderr (an MCP server's over stdio, a web app's) is its operator's log
                     return record["fallback"], (reach.entry_label(chain[0]),), ""
                 return record["fixed"], (reach.entry_label(chain[0]),), ""
@@ -255,8 +268,8 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
     if record["kind"] == "sink":
         picked, _, _ = choose(reach, module, record)
         if chain and picked != record["fixed"]:
-            lines.append(f"audience {picked}: stderr reached from {reach.entry_label(chain[0])} and from no CLI "
-                         "command is the server's log")
+            lines.append(f"audience {picked}: stderr reached from {reach.entry_label(chain[0])}, and from no CLI "
+                         "command except through a function that starts a server, is the server's log")
             lines.append("call chain: " + " -> ".join(chain))
         elif chain:
             lines.append(f"audience {picked} (set by the sink): reached from {reach.entry_label(chain[0])}")

@@ -64,3 +64,36 @@ def test_a_tool_method_passed_to_a_thread_writes_to_the_log(tmp_path, monkeypatc
     server = ("from mcp.server.fastmcp import FastMCP\nfrom client import Client\nmcp = FastMCP('x')\nCLIENT = Client()\n\n"
               "@mcp.tool()\nasync def export(name: str) -> str:\n    return await CLIENT.export(name)\n")
     assert found(tmp_path, monkeypatch, {"client.py": client, "server.py": server}, "client.py") == set()
+
+
+def test_stderr_past_the_command_that_starts_the_mcp_server_is_its_log(tmp_path, monkeypatch):
+    # the script's `main` warms up a session, then serves: what the session writes is the server's log
+    server = ("import sys\nfrom mcp.server.fastmcp import FastMCP\nfrom worker import warm_up, report\nmcp = FastMCP('x')\n\n\n"
+              "def main():\n    if len(sys.argv) > 2:\n        report(sys.argv[1])\n    warm_up(object())\n    mcp.run()\n\n\n"
+              "if __name__ == '__main__':\n    main()\n")
+    assert found(tmp_path, monkeypatch, {"worker.py": WORKER, "server.py": server}) == set()
+
+
+def test_a_launcher_that_serves_from_a_nested_function(tmp_path, monkeypatch):
+    # the low-level server runs inside `main`'s own `async def`, as the SDK's examples do
+    server = ("import anyio\nfrom mcp.server.lowlevel import Server\nfrom mcp.server.stdio import stdio_server\n"
+              "from worker import warm_up\nserver = Server('x')\n\n\ndef main():\n    warm_up(object())\n\n"
+              "    async def arun():\n        async with stdio_server() as (read, write):\n"
+              "            await server.run(read, write, server.create_initialization_options())\n\n"
+              "    anyio.run(arun)\n\n\nif __name__ == '__main__':\n    main()\n")
+    assert found(tmp_path, monkeypatch, {"worker.py": WORKER, "server.py": server}) == set()
+
+
+def test_a_serve_command_beside_a_command_a_person_runs(tmp_path, monkeypatch):
+    # `serve` starts uvicorn; `check` calls the same helper and prints to the person's terminal
+    cli = ("import click\nimport uvicorn\nfrom worker import warm_up, report\n\n\n@click.group()\ndef cli():\n    pass\n\n\n"
+           "@cli.command()\ndef serve():\n    warm_up(object())\n    uvicorn.run('app:app')\n\n\n"
+           "@cli.command()\n@click.argument('path')\ndef check(path):\n    report(path)\n")
+    assert found(tmp_path, monkeypatch, {"worker.py": WORKER, "cli.py": cli}) == {(14, "AEM201", "cli")}
+
+
+def test_the_launchers_own_lines_before_it_serves_are_the_commands(tmp_path, monkeypatch):
+    server = ("import sys\nfrom fastmcp import FastMCP\nmcp = FastMCP('x')\n\n\ndef main():\n    if len(sys.argv) > 1:\n"
+              "        print(f'could not read {sys.argv[1]}', file=sys.stderr)\n    mcp.run()\n\n\n"
+              "if __name__ == '__main__':\n    main()\n")
+    assert found(tmp_path, monkeypatch, {"server.py": server}, "server.py") == {(8, "AEM201", "cli")}

@@ -47,6 +47,9 @@ class ModuleLinks:
     main_calls: Set[str] = field(default_factory=set)  # calls under `if __name__ == "__main__":`
     entries: List[Tuple[str, str, str]] = field(default_factory=list)  # (audience, function, where) registered by a call
     tool_names: List[Tuple[str, str]] = field(default_factory=list)  # (function, tool name) of add_tool
+    # functions that start a server (`mcp.run()`, `uvicorn.run(app)`), and the functions they are
+    # nested in; `<main>`/`<module>` when the module's main block or top level does
+    serving: Set[str] = field(default_factory=set)
 
     def table_refs(self, value: cst.CSTNode, walker) -> Tuple[str, ...]:
         """The functions or classes a dict/list/tuple literal stores (`X()` for an instance of X), when

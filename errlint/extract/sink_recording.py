@@ -125,6 +125,8 @@ class SinkRecording:
                     collector.operands.extend(operands)
         if self.stacks and not self.stdio and _stdio_call(call, self.servers):
             self.stdio = True
+        if _serve_call(call, callee, self.servers):
+            self._mark_serving()
         spec = classify_callee(callee)
         if spec is not None:
             self.spec_sink(spec, call, callee, raised=False)
@@ -304,6 +306,14 @@ class SinkRecording:
                 return True
         return False
 
+    def _mark_serving(self) -> None:
+        func = self.func
+        if func is None:
+            self.links.serving.add("<main>" if self.main_depth else "<module>")
+        while func is not None:
+            self.links.serving.add(func.qualname)
+            func = func.parent
+
     def _is_stderr(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.Name) and node.value in self.stderr_names:
             return True
@@ -383,6 +393,19 @@ def _log_level(node: Optional[cst.CSTNode]) -> str:
     if value is not None:
         return "error" if value >= 40 else "warning" if value >= 30 else "info"
     return "error"
+
+
+SERVE_METHODS = frozenset({"run", "run_async", "run_stdio_async", "run_sse_async", "run_streamable_http_async", "run_http_async"})
+SERVE_CALLEES = frozenset({"uvicorn.run", "aiohttp.web.run_app", "mcp.server.stdio.stdio_server"})
+
+
+def _serve_call(call: cst.Call, callee: Optional[str], servers: Dict[str, str]) -> bool:
+    """The call starts a server: a `run` method of an MCP server the module made, `uvicorn.run`,
+    aiohttp's `web.run_app`, or the MCP SDK's `stdio_server()`."""
+    if callee in SERVE_CALLEES:
+        return True
+    func = call.func
+    return isinstance(func, cst.Attribute) and func.attr.value in SERVE_METHODS and nodes.dotted(func.value) in servers
 
 
 def _stdio_call(call: cst.Call, servers: Dict[str, str]) -> bool:
