@@ -97,3 +97,16 @@ def test_the_launchers_own_lines_before_it_serves_are_the_commands(tmp_path, mon
               "        print(f'could not read {sys.argv[1]}', file=sys.stderr)\n    mcp.run()\n\n\n"
               "if __name__ == '__main__':\n    main()\n")
     assert found(tmp_path, monkeypatch, {"server.py": server}, "server.py") == {(8, "AEM201", "cli")}
+
+
+def test_a_socketserver_a_command_serves_forever(tmp_path, monkeypatch):
+    # the command starts a background sweeper thread, then serves until stopped: what the sweeper
+    # writes to stderr is the server's log
+    sweeper = ("import os\nimport sys\n\n\ndef sweep(folder):\n    for name in os.listdir(folder):\n        try:\n"
+               "            os.remove(os.path.join(folder, name))\n        except OSError as e:\n"
+               "            print(f'could not remove {name}: {e}', file=sys.stderr)\n")
+    cli = ("import argparse\nimport threading\nfrom http.server import HTTPServer, SimpleHTTPRequestHandler\n"
+           "from sweeper import sweep\n\n\ndef main():\n    args = argparse.ArgumentParser().parse_args()\n"
+           "    threading.Thread(target=sweep, args=('/tmp/cache',), daemon=True).start()\n"
+           "    HTTPServer(('', 8000), SimpleHTTPRequestHandler).serve_forever()\n\n\nif __name__ == '__main__':\n    main()\n")
+    assert found(tmp_path, monkeypatch, {"sweeper.py": sweeper, "cli.py": cli}, "sweeper.py") == set()

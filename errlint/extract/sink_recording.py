@@ -396,16 +396,19 @@ def _log_level(node: Optional[cst.CSTNode]) -> str:
 
 
 SERVE_METHODS = frozenset({"run", "run_async", "run_stdio_async", "run_sse_async", "run_streamable_http_async", "run_http_async"})
-SERVE_CALLEES = frozenset({"uvicorn.run", "aiohttp.web.run_app", "mcp.server.stdio.stdio_server"})
+SERVE_CALLEES = frozenset({"uvicorn.run", "aiohttp.web.run_app", "mcp.server.stdio.stdio_server", "waitress.serve"})
 
 
 def _serve_call(call: cst.Call, callee: Optional[str], servers: Dict[str, str]) -> bool:
     """The call starts a server: a `run` method of an MCP server the module made, `uvicorn.run`,
-    aiohttp's `web.run_app`, or the MCP SDK's `stdio_server()`."""
+    aiohttp's `web.run_app`, `waitress.serve`, a socketserver's `serve_forever()`, or the MCP SDK's
+    `stdio_server()`."""
     if callee in SERVE_CALLEES:
         return True
     func = call.func
-    return isinstance(func, cst.Attribute) and func.attr.value in SERVE_METHODS and nodes.dotted(func.value) in servers
+    if not isinstance(func, cst.Attribute):
+        return False
+    return func.attr.value == "serve_forever" or func.attr.value in SERVE_METHODS and nodes.dotted(func.value) in servers
 
 
 def _stdio_call(call: cst.Call, servers: Dict[str, str]) -> bool:
