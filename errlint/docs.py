@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, List
 
 from .checks.base import Rule
-from .earned import measured_text, on_by_default, precision_cell
+from .earned import default_state, earned_profiles, measured_text, on_by_default, precision_cell
 
 FIX_WORDS = {
     "safe": "A safe fix is available (`--fix`).",
@@ -18,6 +18,9 @@ def rule_text(rule: Rule) -> str:
     profiles = ", ".join(rule.profiles)
     if on_by_default(rule):
         state = "on by default"
+    elif earned_profiles(rule):
+        state = (f"on by default for the {', '.join(earned_profiles(rule))} profile only, where it earned its place; "
+                 f"preview for the rest (run it with --preview or --extend-select {rule.code})")
     elif rule.DEFAULT:
         state = f"preview: off by default until it earns its place (run it with --preview or --extend-select {rule.code})"
     else:
@@ -42,6 +45,7 @@ def rule_json(rule: Rule) -> Dict[str, Any]:
         "summary": rule.SUMMARY,
         "level": rule.LEVEL.value,
         "default": on_by_default(rule),
+        "default_profiles": list(rule.profiles) if on_by_default(rule) else list(earned_profiles(rule)),
         "profiles": list(rule.profiles),
         "fix": rule.FIX.value,
         "options": {k: {"default": o.default, "type": o.kind, "doc": o.doc} for k, o in rule.OPTIONS.items()},
@@ -56,7 +60,7 @@ def rules_table(rules: Iterable[Rule]) -> str:
              "|---|---|---|---|---|---|---|"]
     for r in rules:
         lines.append(
-            f"| [{r.code}](docs/rules.md#{r.code.lower()}) | `{r.name}` | {r.SUMMARY} | {'on' if on_by_default(r) else 'preview' if r.DEFAULT else 'opt-in'} "
+            f"| [{r.code}](docs/rules.md#{r.code.lower()}) | `{r.name}` | {r.SUMMARY} | {default_state(r)} "
             f"| {precision_cell(r.code)} | {', '.join(r.profiles)} | {r.FIX.value} |"
         )
     return "\n".join(lines) + "\n"

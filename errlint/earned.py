@@ -7,10 +7,14 @@ is `earned` (agreed precision >= 0.90 on at least 25 judged real findings, or al
 precision below 0.90 with 95% confidence). A rule `below bar` (measured below 0.90, or shown below it
 by the 95% interval of the verdicts it has) or still `under review` is in preview, like ruff's preview rules: `--preview` (or `preview = true`, or ERRLINT_PREVIEW=1)
 runs it with the default set, and selecting it by code, prefix or name runs it too.
+
+A rule below the bar overall may have earned its place for one reader: the same measure, on its
+findings for that audience alone (`audiences` in errlint/measured.py). It is then on by default for
+the messages that audience reads, and in preview for the rest (`default_profiles`).
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Tuple
 
 from .measured import CORPUS, MEASURED
 
@@ -27,6 +31,34 @@ def on_by_default(rule) -> bool:
     return bool(rule.DEFAULT) and (state is None or state in KEEPS_DEFAULT)
 
 
+def earned_profiles(rule) -> Tuple[str, ...]:
+    """The profiles a designed-default rule that is not on by default has earned its place for
+    (empty when none, or when the whole rule is on)."""
+    entry = MEASURED.get(rule.code)
+    if not rule.DEFAULT or not entry or on_by_default(rule):
+        return ()
+    earned = entry.get("audiences", {})
+    return tuple(p for p in rule.PROFILES if p in earned)
+
+
+def default_profiles(rule) -> Optional[Tuple[str, ...]]:
+    """The profiles a rule runs for when nothing selects it: all of its own (None) when it is on by
+    default, the earned ones when it is on for some audiences only, () when it is off."""
+    if on_by_default(rule):
+        return None
+    return earned_profiles(rule)
+
+
+def default_state(rule) -> str:
+    """`on`, `on for agent` (some audiences only), `preview` or `opt-in`."""
+    if on_by_default(rule):
+        return "on"
+    earned = earned_profiles(rule)
+    if earned:
+        return "on for " + ", ".join(earned)
+    return "preview" if rule.DEFAULT else "opt-in"
+
+
 def precision_cell(code: str) -> str:
     """The README table's cell: agreed precision and sample size, or why there is none."""
     entry = MEASURED.get(code)
@@ -34,6 +66,9 @@ def precision_cell(code: str) -> str:
         return "-"
     if entry["status"] == "unmeasured":
         return f"unmeasured ({entry['findings']} found)"
+    for aud, sub in entry.get("audiences", {}).items():
+        return (f"{entry['precision']:.2f} ({entry['tp']}/{entry['agreed']}); "
+                f"{aud}: {sub['tp'] / sub['agreed']:.2f} ({sub['tp']}/{sub['agreed']})")
     if not entry["agreed"]:
         return "under review"
     return f"{entry['precision']:.2f} ({entry['tp']}/{entry['agreed']})"
@@ -57,4 +92,20 @@ def measured_text(rule) -> str:
         return head + "."
     if entry["status"] == "earned":
         return head + ": on by default."
+    earned = earned_profiles(rule)
+    if earned:
+        parts = []
+        for aud in earned:
+            sub = entry["audiences"][aud]
+            parts.append(f"{sub['tp']} of {sub['agreed']} judged findings for {READERS.get(aud, aud)} (95% CI {sub['low']:.2f}-{sub['high']:.2f})")
+        return (head + f". It earned its place for the messages {_readers(earned)} reads ({'; '.join(parts)}): on by "
+                "default there, and in preview for the rest (run it with --preview).")
     return head + "; in preview until it reaches 0.90 (run it with --preview)."
+
+
+READERS = {"agent": "an agent", "cli": "a CLI user", "http": "an HTTP client", "exc": "a developer", "log": "an operator"}
+
+
+def _readers(profiles) -> str:
+    names = [READERS.get(p, p) for p in profiles]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]

@@ -15,7 +15,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from .checks.base import Rule, all_rules
 from .checks.phrases import PhraseRule
 from .config import ConfigError, Settings
-from .earned import on_by_default
+from .earned import earned_profiles, on_by_default
 from .packs import Packs, bundled
 
 
@@ -81,11 +81,15 @@ def select_rules(settings: Settings, packs: Packs, cli_select: Optional[Sequence
     for code, rule in catalog.items():
         best_on = 0
         reason_on = ""
+        earned_only: Optional[Tuple[str, ...]] = None  # on by default for these profiles alone
         if select is None:
             if on_by_default(rule):
                 best_on, reason_on = 1, "on by default"
             elif settings.preview and rule.DEFAULT:
                 best_on, reason_on = 1, "preview (not yet earned on real code)"
+            elif earned_profiles(rule):
+                earned_only = earned_profiles(rule)
+                best_on, reason_on = 1, f"on by default for {', '.join(earned_only)} (earned there; --preview for the rest)"
         else:
             for s in select:
                 m = _matches(s, rule)
@@ -93,8 +97,8 @@ def select_rules(settings: Settings, packs: Packs, cli_select: Optional[Sequence
                     best_on, reason_on = m, f"selected by {s!r}"
         for s in extend:
             m = _matches(s, rule)
-            if m > best_on:
-                best_on, reason_on = m, f"selected by extend-select {s!r}"
+            if m > best_on or m and earned_only is not None:
+                best_on, reason_on, earned_only = m, f"selected by extend-select {s!r}", None
         best_off, reason_off = 0, ""
         for s in ignore:
             m = _matches(s, rule)
@@ -103,6 +107,8 @@ def select_rules(settings: Settings, packs: Packs, cli_select: Optional[Sequence
         if best_on and best_on > best_off:
             options = settings.options_for(code)
             profiles = settings.profiles_for(code)
+            if profiles is None and earned_only is not None:
+                profiles = earned_only
             if isinstance(rule, PhraseRule):
                 enabled.append(PhraseRule(rule.spec, options, profiles))
             else:

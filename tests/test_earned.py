@@ -129,3 +129,87 @@ def test_shipped_measures_agree_with_the_bar():
             assert not e["agreed"] or e["high"] >= 0.90, code
         if e["status"] == "below bar" and e["findings"] < 5:
             assert e["agreed"] and e["high"] < 0.90, code
+        for audience, sub in e.get("audiences", {}).items():  # earned for one reader: the same bar
+            assert e["status"] in ("below bar", "under review") and audience in rule_catalog()[code].PROFILES
+            assert sub["findings"] >= 5 and sub["judged"] >= min(25, sub["findings"]) and sub["tp"] / sub["agreed"] >= 0.90, code
+
+
+def partial(agreed=6, tp=6):
+    """A rule below the bar overall that earned its place for the agent audience."""
+    e = entry("below bar", agreed=25, tp=10)
+    e["audiences"] = {"agent": {"findings": agreed, "judged": agreed, "agreed": agreed, "tp": tp, "low": 0.61, "high": 1.0}}
+    return e
+
+
+def test_a_rule_below_the_bar_stays_on_for_the_audience_it_earned(measured):
+    from errlint.config import Settings
+    from errlint.packs import bundled
+    from errlint.registry import select_rules
+    measured["AEM101"] = partial()
+    assert earned.on_by_default(rule("AEM101")) is False
+    assert earned.earned_profiles(rule("AEM101")) == ("agent",)
+    enabled, reasons = select_rules(Settings(preview=False), bundled())
+    assert {r.code: r.profiles for r in enabled}["AEM101"] == ("agent",)
+    assert reasons["AEM101"] == "on by default for agent (earned there; --preview for the rest)"
+    # --preview, --extend-select and the user's own profiles give it every reader again
+    for settings, extend in ((Settings(preview=True), ()), (Settings(preview=False), ["AEM101"]),
+                             (Settings(preview=False, profiles=(("AEM101", ("agent", "cli")),)), ())):
+        enabled, _ = select_rules(settings, bundled(), cli_extend=extend)
+        assert {r.code: r.profiles for r in enabled}["AEM101"] == (("agent", "cli") if settings.profiles else rule("AEM101").PROFILES)
+    enabled, reasons = select_rules(Settings(preview=False), bundled(), cli_ignore=["AEM101"])
+    assert "AEM101" not in {r.code for r in enabled}
+
+
+def test_an_audience_earns_nothing_for_a_rule_already_on_or_designed_off(measured):
+    whole = partial()
+    whole["status"] = "earned"
+    measured["AEM101"] = whole
+    assert earned.earned_profiles(rule("AEM101")) == ()
+    measured["AEM104"] = partial()
+    assert earned.earned_profiles(rule("AEM104")) == ()
+
+
+def test_the_docs_say_which_reader_a_rule_is_on_for(measured):
+    measured["AEM101"] = partial(agreed=6, tp=6)
+    text = rule_text(rule("AEM101"))
+    assert "on by default for the agent profile only, where it earned its place" in text
+    assert "It earned its place for the messages an agent reads (6 of 6 judged findings for an agent (95% CI 0.61-1.00))" in text
+    assert "| on for agent | 0.40 (10/25); agent: 1.00 (6/6) |" in rules_table([rule("AEM101")])
+
+
+AGENT_AND_LIBRARY = '''from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("files")
+
+
+@mcp.tool()
+def convert(uri: str) -> str:
+    try:
+        return open(uri).read()
+    except OSError:
+        raise ToolError("File conversion failed.")
+'''
+
+
+def test_the_default_run_reports_the_earned_audience_only(tmp_path, monkeypatch):
+    import json
+    import subprocess
+    import sys
+    (tmp_path / "server.py").write_text(AGENT_AND_LIBRARY)
+    (tmp_path / "lib.py").write_text("def load(n):\n    if n > 3:\n        raise ValueError('Conversion failed.')\n")
+    env = {k: v for k, v in os.environ.items() if k != "ERRLINT_PREVIEW"}
+
+    def found(*args):
+        proc = subprocess.run([sys.executable, "-m", "errlint", "check", "--no-cache", "--output-format", "json", "--select", "AEM101", *args, "."],
+                              cwd=tmp_path, capture_output=True, text=True, env=env)
+        assert proc.returncode in (0, 1), proc.stderr
+        return sorted((d["filename"], d["code"], d["audience"]) for d in json.loads(proc.stdout))
+
+    # selected by code, the rule runs for every reader
+    assert found() == [("lib.py", "AEM101", "exc"), ("server.py", "AEM101", "agent")]
+    if earned.earned_profiles(rule("AEM101")) == ("agent",):  # the shipped measure: on for agents only
+        proc = subprocess.run([sys.executable, "-m", "errlint", "check", "--no-cache", "--output-format", "json", "."],
+                              cwd=tmp_path, capture_output=True, text=True, env=env)
+        codes = sorted((d["filename"], d["code"]) for d in json.loads(proc.stdout) if d["code"] == "AEM101")
+        assert codes == [("server.py", "AEM101")]

@@ -89,33 +89,57 @@ def precision_table(findings: List[dict], verdicts: Dict[str, List[dict]], defau
         by_code[f["code"]].append(f)
     rows = []
     for code in sorted(set(by_code) | {c for c, on in defaults.items() if on}):
-        fs = by_code.get(code, [])
-        judged = [f for f in fs if len({v["reviewer"] for v in verdicts.get(f["key"], [])}) >= 2]
-        outcomes = [agreed(verdicts[f["key"]]) for f in judged]
-        tp = sum(1 for o in outcomes if o == "TP")
-        agree_n = sum(1 for o in outcomes if o is not None)
-        lo, hi = wilson(tp, agree_n)
-        needed = min(MIN_JUDGED, len(fs))
-        shown_below = bool(agree_n) and hi < MIN_PRECISION  # the bar is above its 95% interval already
-        if len(fs) >= UNMEASURED_BELOW and len(judged) >= needed and agree_n and tp / agree_n >= MIN_PRECISION:
-            status = "earned"
-        elif len(fs) >= UNMEASURED_BELOW and len(judged) >= needed or shown_below:
-            status = "below bar"
-        elif len(fs) < UNMEASURED_BELOW:
-            status = "unmeasured"
-        else:
-            status = "under review"
-        rows.append({"code": code, "default": defaults.get(code, False), "findings": len(fs),
-                     "judged": len(judged), "agreed": agree_n, "tp": tp,
-                     "precision": (tp / agree_n) if agree_n else None, "low": lo, "high": hi,
-                     "unjudged": len(fs) - len(judged), "status": status})
+        row = _measure(by_code.get(code, []), verdicts)
+        row.update(code=code, default=defaults.get(code, False))
+        if row["default"] and row["status"] not in KEEPS_DEFAULT:
+            # a rule wrong too often overall may still earn its place for one reader (AUDIENCES)
+            row["audiences"] = {aud: _measure([f for f in by_code[code] if f.get("audience") == aud], verdicts)
+                                for aud in sorted({f.get("audience", "") for f in by_code.get(code, [])} - {""})}
+        rows.append(row)
     return rows
+
+
+KEEPS_DEFAULT = ("earned", "unmeasured")
+
+
+def _measure(fs: List[dict], verdicts: Dict[str, List[dict]]) -> dict:
+    """Agreed precision and status of a set of findings (a rule's, or a rule's for one audience)."""
+    judged = [f for f in fs if len({v["reviewer"] for v in verdicts.get(f["key"], [])}) >= 2]
+    outcomes = [agreed(verdicts[f["key"]]) for f in judged]
+    tp = sum(1 for o in outcomes if o == "TP")
+    agree_n = sum(1 for o in outcomes if o is not None)
+    lo, hi = wilson(tp, agree_n)
+    needed = min(MIN_JUDGED, len(fs))
+    shown_below = bool(agree_n) and hi < MIN_PRECISION  # the bar is above its 95% interval already
+    if len(fs) >= UNMEASURED_BELOW and len(judged) >= needed and agree_n and tp / agree_n >= MIN_PRECISION:
+        status = "earned"
+    elif len(fs) >= UNMEASURED_BELOW and len(judged) >= needed or shown_below:
+        status = "below bar"
+    elif len(fs) < UNMEASURED_BELOW:
+        status = "unmeasured"
+    else:
+        status = "under review"
+    return {"findings": len(fs), "judged": len(judged), "agreed": agree_n, "tp": tp,
+            "precision": (tp / agree_n) if agree_n else None, "low": lo, "high": hi,
+            "unjudged": len(fs) - len(judged), "status": status}
+
+
+def earned_audiences(row: dict) -> List[str]:
+    """The audiences for which a rule that is below the bar overall has earned its place."""
+    return [aud for aud, sub in row.get("audiences", {}).items() if sub["status"] == "earned"]
 
 
 def default_candidates(findings: List[dict], verdicts: Dict[str, List[dict]], defaults: Dict[str, bool]) -> List[str]:
     """The designed-default rules that the designed run alone does not put below the bar: the rules
     of the default run, which decides whether each of them keeps its place."""
-    return [r["code"] for r in precision_table(findings, verdicts, defaults) if r["default"] and r["status"] in ("earned", "unmeasured")]
+    return [r["code"] for r in precision_table(findings, verdicts, defaults)
+            if r["default"] and (r["status"] in KEEPS_DEFAULT or earned_audiences(r))]
+
+
+def default_audiences(findings: List[dict], verdicts: Dict[str, List[dict]], defaults: Dict[str, bool]) -> Dict[str, List[str]]:
+    """The default candidates that are on only for some audiences: code -> those audiences."""
+    return {r["code"]: earned_audiences(r) for r in precision_table(findings, verdicts, defaults)
+            if r["default"] and r["status"] not in KEEPS_DEFAULT and earned_audiences(r)}
 
 
 def cmd_precision(args) -> int:
@@ -133,8 +157,13 @@ def cmd_precision(args) -> int:
         p = "-" if r["precision"] is None else f"{r['precision']:.2f}"
         print(f"| {r['code']} | {'on' if r['default'] else 'off'} | {r['findings']} | {r['judged']} | "
               f"{r['agreed']} | {r['tp']} | {p} | {r['low']:.2f}-{r['high']:.2f} | {r['status']} |")
+        for aud in earned_audiences(r):
+            sub = r["audiences"][aud]
+            print(f"| {r['code']} ({aud}) | on | {sub['findings']} | {sub['judged']} | {sub['agreed']} | {sub['tp']} | "
+                  f"{sub['precision']:.2f} | {sub['low']:.2f}-{sub['high']:.2f} | {sub['status']} |")
+    partial = [dict(r["audiences"][aud], code=f"{r['code']} ({aud})") for r in rows if r["default"] for aud in earned_audiences(r)]
     for label, on in (("designed default set", [r for r in rows if r["default"]]),
-                      ("earned default set", [r for r in rows if r["default"] and r["status"] in ("earned", "unmeasured")])):
+                      ("earned default set", [r for r in rows if r["default"] and r["status"] in KEEPS_DEFAULT] + partial)):
         tp = sum(r["tp"] for r in on)
         n = sum(r["agreed"] for r in on)
         lo, hi = wilson(tp, n)
@@ -161,7 +190,9 @@ def write_measured(rows: List[dict], findings: List[dict]) -> None:
         "Generated by `python bench/ecosystem/run.py precision --write`; do not edit by hand. `status` is",
         "`earned` (agreed precision >= 0.90 on enough judged findings: on by default), `below bar` (opt-in",
         "until it earns its place), `under review` (too few agreed verdicts yet) or `unmeasured` (fewer than",
-        "5 findings in the corpus: the rule keeps its default).",
+        "5 findings in the corpus: the rule keeps its default). A designed-default rule below the bar that",
+        "has earned its place for some audiences (the same measure on the findings for that reader) is on",
+        "by default for them: `audiences`.",
         '"""',
         f"CORPUS = {{\"packages\": {packages}, \"findings\": {len(findings)}}}",
         "",
@@ -171,10 +202,20 @@ def write_measured(rows: List[dict], findings: List[dict]) -> None:
         prec = "None" if r["precision"] is None else f"{r['precision']:.3f}"
         lines.append(f"    {r['code']!r}: {{\"findings\": {r['findings']}, \"judged\": {r['judged']}, \"agreed\": {r['agreed']}, \"tp\": {r['tp']}, "
                      f"\"precision\": {prec}, \"low\": {r['low']:.3f}, \"high\": {r['high']:.3f}, "
-                     f"\"status\": {r['status']!r}}},")
+                     f"\"status\": {r['status']!r}{_audience_field(r)}}},")
     lines.append("}")
     MEASURED.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {MEASURED.relative_to(REPO)}")
+
+
+def _audience_field(row: dict) -> str:
+    """`, "audiences": {...}` with the audiences a rule below the bar has earned, or nothing."""
+    parts = []
+    for aud in earned_audiences(row):
+        sub = row["audiences"][aud]
+        parts.append(f"{aud!r}: {{\"findings\": {sub['findings']}, \"judged\": {sub['judged']}, \"agreed\": {sub['agreed']}, \"tp\": {sub['tp']}, "
+                     f"\"low\": {sub['low']:.3f}, \"high\": {sub['high']:.3f}}}")
+    return f", \"audiences\": {{{', '.join(parts)}}}" if parts else ""
 
 
 def rule_docs(codes) -> Dict[str, str]:

@@ -71,6 +71,10 @@ def cmd_run(args) -> int:
     output = args.output or (DEFAULT_FINDINGS if args.rule_set == "default" else FINDINGS)
     say(f"checking {len(sources)} packages with errlint at {REPO} ({' '.join(selection) or 'rules from the environment'})")
     rows = collect(packages, sources, REPO, jobs=args.jobs, progress=say, rule_args=selection)
+    if args.rule_set == "default":  # a rule on only for the audiences it earned: keep those findings
+        import review
+        partial = review.default_audiences(read_jsonl(args.findings), review.verdicts_by_key(), review.default_on())
+        rows = [r for r in rows if r["code"] not in partial or r.get("audience") in partial[r["code"]]]
     write_jsonl(output, rows)
     by_code = Counter(r["code"] for r in rows)
     say(f"wrote {len(rows)} findings to {output}")

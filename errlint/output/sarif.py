@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional
 from urllib.parse import quote
 
 from .. import __version__
-from ..earned import on_by_default
+from ..earned import earned_profiles, on_by_default
 from ..model import Diagnostic, Edit, Fix, Level, Location
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -69,8 +69,10 @@ def rule_descriptor(rule: Any) -> Dict[str, Any]:
         descriptor["help"] = {"text": rule.docs, "markdown": rule.docs}
     if rule.url:
         descriptor["helpUri"] = rule.url
-    descriptor["defaultConfiguration"] = {"level": LEVELS.get(rule.LEVEL, "warning"), "enabled": on_by_default(rule)}
+    descriptor["defaultConfiguration"] = {"level": LEVELS.get(rule.LEVEL, "warning"), "enabled": on_by_default(rule) or bool(earned_profiles(rule))}
     descriptor["properties"] = {"fix": rule.FIX.value, "profiles": list(rule.profiles)}
+    if earned_profiles(rule):  # on by default only for the readers it earned its place with
+        descriptor["properties"]["defaultProfiles"] = list(earned_profiles(rule))
     return descriptor
 
 
