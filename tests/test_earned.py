@@ -213,3 +213,13 @@ def test_the_default_run_reports_the_earned_audience_only(tmp_path, monkeypatch)
                               cwd=tmp_path, capture_output=True, text=True, env=env)
         codes = sorted((d["filename"], d["code"]) for d in json.loads(proc.stdout) if d["code"] == "AEM101")
         assert codes == [("server.py", "AEM101")]
+
+
+def test_sarif_marks_a_rule_on_for_some_readers_as_enabled_for_them(measured):
+    from errlint.output.sarif import rule_descriptor
+    measured["AEM101"] = partial()
+    d = rule_descriptor(rule("AEM101"))
+    assert d["defaultConfiguration"]["enabled"] is True and d["properties"]["defaultProfiles"] == ["agent"]
+    measured["AEM101"] = entry("below bar")
+    d = rule_descriptor(rule("AEM101"))
+    assert d["defaultConfiguration"]["enabled"] is False and "defaultProfiles" not in d["properties"]

@@ -184,8 +184,12 @@ def test_sarif_driver_and_rules():
     assert aem101["shortDescription"] == {"text": rule.SUMMARY}
     assert aem101["fullDescription"]["text"] == rule.docs and aem101["help"]["markdown"] == rule.docs
     assert aem101["helpUri"] == rule.url
-    # enabled = in the default set, which real-code precision decides (AEM101 is in preview)
-    assert aem101["defaultConfiguration"] == {"level": "warning", "enabled": False}
+    # enabled = in the default set, which real-code precision decides: AEM101 is on for the readers it
+    # earned its place with (defaultProfiles), or for none
+    from errlint.earned import earned_profiles, on_by_default
+    earned = list(earned_profiles(rule))
+    assert aem101["defaultConfiguration"] == {"level": "warning", "enabled": on_by_default(rule) or bool(earned)}
+    assert aem101["properties"].get("defaultProfiles", []) == earned
     aem002 = driver["rules"][ids.index("AEM002")]
     assert aem002["defaultConfiguration"] == {"level": "note", "enabled": False}
     assert driver["rules"][ids.index("AEM001")]["defaultConfiguration"]["level"] == "error"
