@@ -129,7 +129,7 @@ def internal_invariant(message: Message, ctx: FileContext) -> bool:
     if message.sink != "raise" or message.context.handlers or message.extra.get("messageless"):
         return False
     facts = ctx.guard(message)
-    if not facts.has_guard or facts.statuses:
+    if not facts.has_guard or facts.status_tested:
         return False
     if any(h.names for t in message.templates for h in t.placeholders):
         return False

@@ -79,7 +79,7 @@ class MissingValueEcho(PartRule):
         if function is not None and function.role == "validator" or message.extra.get("silent"):
             return
         facts = ctx.guard(message)
-        if not facts.has_guard or facts.statuses:
+        if not facts.has_guard or facts.status_tested:
             return
         checked = set(facts.value_subjects)
         if function is not None and function.role in ("tool", "lowlevel"):

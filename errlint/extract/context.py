@@ -16,6 +16,7 @@ import libcst as cst
 from ..model import Message
 from . import nodes
 from . import guards, value_sets
+from . import guard_operands as ops
 from .provenance import provenance
 
 
@@ -51,7 +52,8 @@ class GuardFacts:
     patterns: List[Tuple[str, str, bool]] = field(default_factory=list)  # (subject, regex, must match)
     formats: List[Tuple[str, str, Tuple[str, ...], bool]] = field(default_factory=list)  # (subject, method, literals, required)
     equalities: List[Tuple[str, str]] = field(default_factory=list)  # (subject, literal) for `x == lit` failures
-    statuses: Set[int] = field(default_factory=set)
+    statuses: Set[int] = field(default_factory=set)  # HTTP statuses the response can have where the sink runs
+    status_tested: bool = False  # the guard compares an outcome's status (`status_code`, `returncode`)
     zero_bounds: List[str] = field(default_factory=list)  # subjects compared against 0 or 1 (`n <= 0`)
     counted: Set[str] = field(default_factory=set)  # subjects only measured with len() against a bound
     type_check: bool = False
@@ -60,7 +62,6 @@ class GuardFacts:
     keys: Dict[str, List[str]] = field(default_factory=dict)  # `args["amount"]`, `args.get("amount")`: args -> [amount]
     parse_forms: List[Tuple[str, str, str]] = field(default_factory=list)  # (subject, form, words) of a validating try
     expr_bounds: Set[str] = field(default_factory=set)  # bound labels that are expressions (`image.width`)
-
 
 
 def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]]) -> GuardFacts:
@@ -148,7 +149,7 @@ def _parse_facts(parsed: "guards.ParseGuard", facts: GuardFacts) -> None:
 def _lookup_membership(lookup, facts: GuardFacts, resolve) -> bool:
     """`TABLE.get(key) is None` (directly or through a local): `key` was not in `TABLE`."""
     key, collection = lookup
-    subject = _subject(key)
+    subject = ops.subject(key)
     if not subject or isinstance(key, (cst.SimpleString, cst.Integer)):
         return False  # `kwargs.get("value") is None`: a required entry is missing, an emptiness check
     facts.subjects.add(subject)
@@ -156,7 +157,7 @@ def _lookup_membership(lookup, facts: GuardFacts, resolve) -> bool:
     if collection is None:  # `find_user(user_id) is None`: a record looked up in storage
         facts.memberships.append(Membership(subject, "", None, True, True, False))
         return True
-    values, dynamic = _collection_values(collection, resolve)
+    values, dynamic = ops.collection_values(collection, resolve)
     facts.memberships.append(Membership(subject, value_sets.collection_name(collection) or nodes.dotted(collection), values, dynamic, True, node=collection))
     return True
 
@@ -256,12 +257,12 @@ def _conjunct_subject(node: cst.CSTNode) -> str:
     while isinstance(node, cst.UnaryOperation):
         node = node.expression
     if isinstance(node, cst.Comparison):
-        return _subject(node.left) if nodes.string_value(node.left) is None else _subject(node.comparisons[0].comparator)
+        return ops.subject(node.left) if nodes.string_value(node.left) is None else ops.subject(node.comparisons[0].comparator)
     if isinstance(node, cst.Call):
         if isinstance(node.func, cst.Attribute) and not nodes.dotted(node.func).startswith(("re.", "os.")):
             return nodes.root_name(node.func.value)
         args = nodes.positional_args(node)
-        return _subject(args[-1]) if args else nodes.root_name(node.func)
+        return ops.subject(args[-1]) if args else nodes.root_name(node.func)
     return nodes.root_name(node)
 
 
@@ -270,36 +271,38 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
     for target in node.comparisons:
         op = target.operator
         right = target.comparator
-        subject = _subject(left)
+        subject = ops.subject(left)
         if weak and isinstance(op, (cst.In, cst.NotIn, cst.Equal, cst.NotEqual)):
-            facts.subjects.add(subject if nodes.string_value(left) is None else _subject(right))
+            facts.subjects.add(subject if nodes.string_value(left) is None else ops.subject(right))
             left = right
             continue
         if guards.outcome_read(left) and not isinstance(op, (cst.Equal, cst.NotEqual)):
             # `proc.returncode not in (0, 1)`, `resp.status_code >= 400`: the world's answer, not an input
             facts.subjects.add(subject)
-            facts.statuses.update(v for v in (nodes.int_value(x) for x in _elements(right)) if v is not None and 100 <= v <= 599)
+            facts.status_tested = True
+            if ops.status_within(op, neg):
+                facts.statuses.update(v for v in (nodes.int_value(x) for x in ops.elements(right)) if v is not None and 100 <= v <= 599)
             left = right
             continue
         if isinstance(op, (cst.In, cst.NotIn)):
             fails_outside = isinstance(op, cst.NotIn) != neg
             if isinstance(left, cst.SimpleString) and nodes.literal_values(right) is None:
                 # `"=" not in raw`: a format check on `raw`
-                facts.formats.append((_subject(right), "contains", (nodes.string_value(left) or "",), fails_outside))
-                facts.subjects.add(_subject(right))
+                facts.formats.append((ops.subject(right), "contains", (nodes.string_value(left) or "",), fails_outside))
+                facts.subjects.add(ops.subject(right))
                 if fails_outside:
-                    facts.value_subjects.add(_subject(right))
+                    facts.value_subjects.add(ops.subject(right))
                 left = right
                 continue
-            values, dynamic = _collection_values(right, resolve)
+            values, dynamic = ops.collection_values(right, resolve)
             name = nodes.dotted(right)
             if isinstance(right, cst.Attribute) and right.attr.value == "__members__":
                 facts.enum_lookup = True
-            facts.memberships.append(Membership(_subject(left), name or value_sets.collection_name(right), values, dynamic, fails_outside, node=right,
-                                                tested=_tested(left, _subject(left))))
-            facts.subjects.add(_subject(left))
+            facts.memberships.append(Membership(ops.subject(left), name or value_sets.collection_name(right), values, dynamic, fails_outside, node=right,
+                                                tested=ops.tested(left, ops.subject(left))))
+            facts.subjects.add(ops.subject(left))
             if fails_outside:
-                facts.value_subjects.add(_subject(left))
+                facts.value_subjects.add(ops.subject(left))
         elif isinstance(op, (cst.Is, cst.IsNot)) and nodes.dotted(right) == "None":
             lookup = guards.lookup_of(left, resolve) if isinstance(left, (cst.Call, cst.Name)) else None
             if lookup is not None and _lookup_membership(lookup, facts, resolve):
@@ -312,13 +315,15 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
         elif isinstance(op, (cst.Equal, cst.NotEqual)):
             status = nodes.int_value(right)
             if status is not None and 100 <= status <= 599 and re.search(r"status|code", nodes.last_name(left) or "", re.I):
-                facts.statuses.add(status)
+                facts.status_tested = True
+                if isinstance(op, cst.Equal) != neg:  # `== 429`, or the else branch of `!= 429`
+                    facts.statuses.add(status)
             elif guards.outcome_read(left):
                 facts.subjects.add(subject)  # `result.returncode != 0`: an outcome, no allowed value to state
-            elif nodes.string_value(right) == "" or status == 0 and _is_len(left):
+            elif nodes.string_value(right) == "" or status == 0 and ops.is_len(left):
                 facts.emptiness = True
                 facts.subjects.add(subject)
-            elif _is_len(left):
+            elif ops.is_len(left):
                 facts.subjects.add(subject)  # a count, not a value from a set of allowed ones
             else:
                 facts.subjects.add(subject)
@@ -328,7 +333,7 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
                 if literal is not None:
                     fails_unequal = isinstance(op, cst.NotEqual) != neg
                     if fails_unequal:
-                        facts.memberships.append(Membership(subject, "", (literal,), False, True, tested=_tested(left, subject)))
+                        facts.memberships.append(Membership(subject, "", (literal,), False, True, tested=ops.tested(left, subject)))
                         facts.value_subjects.add(subject)
                     else:
                         facts.equalities.append((subject, literal))
@@ -336,33 +341,33 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
                             facts.emptiness = True
         elif isinstance(op, (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)):
             bound, measured, flipped = right, left, False
-            if nodes.number_text(left) is not None or _is_constant(left):
+            if nodes.number_text(left) is not None or ops.is_constant(left):
                 bound, measured, flipped = left, right, True
-            subject = _subject(measured)
+            subject = ops.subject(measured)
             facts.subjects.add(subject)
             text = nodes.number_text(bound)
             label = text or ""
-            if text is None and _is_constant(bound):
+            if text is None and ops.is_constant(bound):
                 resolved = resolve(bound.value) if isinstance(bound, cst.Name) else None
                 text = nodes.number_text(resolved) if resolved is not None else None
                 label = nodes.dotted(bound)
             if not label:
                 # comparing two inputs (`free < needed`): no fixed bound to state, but both values matter
-                facts.value_subjects.update({subject, _subject(bound)} - {""})
+                facts.value_subjects.update({subject, ops.subject(bound)} - {""})
                 label = guards.bound_label(bound)
                 if label:  # `right > image.width`, `n > len(items)`: the bound is an expression
-                    facts.bounds.append((subject, _failing(_op_text(op) if not flipped else _flip(_op_text(op)), neg), label))
+                    facts.bounds.append((subject, ops.failing(ops.op_text(op) if not flipped else ops.flip(ops.op_text(op)), neg), label))
                     facts.expr_bounds.add(label)
                 left = right
                 continue
             # the failing side of the test: under `not (...)` the comparison states the allowed side
-            op_text = _failing(_op_text(op) if not flipped else _flip(_op_text(op)), neg)
-            if text in ("0", "1") and not _is_len(measured) and (op_text, text) in (("<=", "0"), ("<", "1"), ("<", "0")):
+            op_text = ops.failing(ops.op_text(op) if not flipped else ops.flip(ops.op_text(op)), neg)
+            if text in ("0", "1") and not ops.is_len(measured) and (op_text, text) in (("<=", "0"), ("<", "1"), ("<", "0")):
                 facts.zero_bounds.append(subject)
             else:
                 facts.bounds.append((subject, op_text, label))
                 facts.value_subjects.add(subject)
-                if _is_len(measured):
+                if ops.is_len(measured):
                     facts.counted.add(subject)
                 if text is not None:
                     facts.bound_values.append(text)
@@ -377,10 +382,10 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
         target = args[1] if name.startswith("re.") and len(args) >= 2 else args[0] if args and not name.startswith("re.") else None
         if target is not None:
             pattern = nodes.string_value(args[0]) or nodes.dotted(args[0]) if name.startswith("re.") else nodes.dotted(node.func.value) if isinstance(node.func, cst.Attribute) else ""
-            facts.patterns.append((_subject(target), pattern or "", neg))
-            facts.subjects.add(_subject(target))
+            facts.patterns.append((ops.subject(target), pattern or "", neg))
+            facts.subjects.add(ops.subject(target))
             if neg:
-                facts.value_subjects.add(_subject(target))
+                facts.value_subjects.add(ops.subject(target))
     elif last in ("startswith", "endswith") and isinstance(node.func, cst.Attribute):
         lits: List[str] = []
         for arg in args:
@@ -390,36 +395,30 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
             else:
                 more = nodes.literal_values(arg)
                 if more is None and isinstance(arg, cst.Name):  # `name.startswith(RESERVED_PREFIXES)`
-                    more, _ = _collection_values(arg, resolve)
+                    more, _ = ops.collection_values(arg, resolve)
                 if more:
                     lits.extend(more)
-        facts.formats.append((_subject(node.func.value), last, tuple(lits), neg))
-        facts.subjects.add(_subject(node.func.value))
+        facts.formats.append((ops.subject(node.func.value), last, tuple(lits), neg))
+        facts.subjects.add(ops.subject(node.func.value))
         if neg:
-            facts.value_subjects.add(_subject(node.func.value))
+            facts.value_subjects.add(ops.subject(node.func.value))
     elif last in ("isalnum", "isdigit", "isnumeric", "isidentifier", "isascii", "isalpha", "isdecimal", "islower", "isupper") and isinstance(node.func, cst.Attribute):
-        facts.formats.append((_subject(node.func.value), last, (), neg))
-        facts.subjects.add(_subject(node.func.value))
+        facts.formats.append((ops.subject(node.func.value), last, (), neg))
+        facts.subjects.add(ops.subject(node.func.value))
         if neg:
-            facts.value_subjects.add(_subject(node.func.value))
+            facts.value_subjects.add(ops.subject(node.func.value))
     elif last in ("isinstance", "issubclass", "callable", "hasattr"):
         facts.type_check = True
         if args:
-            facts.subjects.add(_subject(args[0]))
+            facts.subjects.add(ops.subject(args[0]))
             if neg:
-                facts.value_subjects.add(_subject(args[0]))
+                facts.value_subjects.add(ops.subject(args[0]))
     elif guards.quantified(node) is not None:
         _quantifier(node, facts, neg, resolve)
     elif last in ("exists", "is_file", "is_dir", "isfile", "isdir", "access"):
-        facts.subjects.add(_subject(args[0]) if args else _subject(node.func))
+        facts.subjects.add(ops.subject(args[0]) if args else ops.subject(node.func))
     else:
-        facts.subjects.add(_subject(node))
-
-
-def _elements(node: cst.CSTNode) -> List[cst.CSTNode]:
-    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
-        return [e.value for e in node.elements]
-    return [node]
+        facts.subjects.add(ops.subject(node))
 
 
 def _quantifier(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str], Optional[cst.CSTNode]]) -> None:
@@ -429,11 +428,11 @@ def _quantifier(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[
     elt = gen.elt
     facts.subjects.add(iterated)
     if isinstance(elt, cst.Comparison) and len(elt.comparisons) == 1 and isinstance(elt.comparisons[0].operator, (cst.In, cst.NotIn)) \
-            and _subject(elt.left) in targets and _subject(elt.comparisons[0].comparator) not in targets:
+            and ops.subject(elt.left) in targets and ops.subject(elt.comparisons[0].comparator) not in targets:
         # `any(b in name for b in BAD)` / `all(k in data for k in REQUIRED)`: fixed entries against the input
         comp = elt.comparisons[0]
-        subject = _subject(comp.comparator)
-        values, dynamic = _collection_values(gen.for_in.iter, resolve)
+        subject = ops.subject(comp.comparator)
+        values, dynamic = ops.collection_values(gen.for_in.iter, resolve)
         facts.subjects.add(subject)
         if isinstance(comp.operator, cst.In) != neg and values:
             facts.formats.append((subject, "contains", tuple(values), False))  # a deny rule
@@ -464,62 +463,6 @@ def _quantifier(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[
     facts.emptiness = facts.emptiness or inner.emptiness
     facts.type_check = facts.type_check or inner.type_check
     facts.enum_lookup = facts.enum_lookup or inner.enum_lookup
-
-
-def _collection_values(node: cst.CSTNode, resolve: Callable[[str], Optional[cst.CSTNode]]) -> Tuple[Optional[Tuple[str, ...]], bool]:
-    values = nodes.literal_values(node)
-    if values is not None:
-        return tuple(values), False
-    if isinstance(node, cst.Name):
-        bound = resolve(node.value)
-        if bound is not None:
-            if isinstance(bound, cst.Call) and nodes.last_name(bound.func) in ("set", "frozenset", "tuple", "list") and bound.args:
-                bound = bound.args[0].value
-            values = nodes.literal_values(bound)
-            if values is not None:
-                return tuple(values), False
-            return None, True
-        return None, True
-    if isinstance(node, cst.Call) and nodes.last_name(node.func) in ("keys",) and isinstance(node.func, cst.Attribute):
-        return _collection_values(node.func.value, resolve)
-    return None, True
-
-
-def _subject(node: cst.CSTNode) -> str:
-    if isinstance(node, cst.Call):
-        if nodes.last_name(node.func) in ("len", "str", "int", "float", "type", "lower", "upper", "strip") and node.args:
-            return nodes.root_name(node.args[0].value) if nodes.last_name(node.func) in ("len", "str", "int", "float", "type") else nodes.root_name(node.func)
-        return nodes.root_name(node.func)
-    return nodes.root_name(node)
-
-
-def _tested(node: cst.CSTNode, subject: str) -> str:
-    """`field.field_type` when that attribute of `subject` is what is compared; "" otherwise."""
-    dotted = nodes.dotted(node) if isinstance(node, cst.Attribute) else ""
-    return dotted if dotted and dotted != subject else ""
-
-
-def _is_len(node: cst.CSTNode) -> bool:
-    return isinstance(node, cst.Call) and nodes.last_name(node.func) == "len"
-
-
-def _is_constant(node: cst.CSTNode) -> bool:
-    """ALL_CAPS names and attributes (`MAX_PAGE`, `self.LIMIT`, `config.MAX_ROWS`) are fixed bounds."""
-    name = nodes.last_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else ""
-    return bool(name) and name.upper() == name and any(c.isalpha() for c in name)
-
-
-def _failing(op: str, neg: bool) -> str:
-    """The comparison that fails the check: `op` itself, or its negation under `not`."""
-    return {">": "<=", ">=": "<", "<": ">=", "<=": ">"}.get(op, op) if neg else op
-
-
-def _flip(op: str) -> str:
-    return {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
-
-
-def _op_text(op: cst.CSTNode) -> str:
-    return {cst.LessThan: "<", cst.GreaterThan: ">", cst.LessThanEqual: "<=", cst.GreaterThanEqual: ">="}.get(type(op), "?")
 
 
 # ---------------------------------------------------------------------- caller-fixable context

@@ -1,0 +1,86 @@
+"""The operands of a guard's comparisons: which name a test is about (`subject`), the values of a
+literal or named collection, the comparison operators as text, and where an HTTP status compared
+against literals can be one of them (`status_within`). Read by `context.guard_facts`."""
+from __future__ import annotations
+
+from typing import Callable, List, Optional, Tuple
+
+import libcst as cst
+
+from . import nodes
+
+
+def elements(node: cst.CSTNode) -> List[cst.CSTNode]:
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return [e.value for e in node.elements]
+    return [node]
+
+
+def collection_values(node: cst.CSTNode, resolve: Callable[[str], Optional[cst.CSTNode]]) -> Tuple[Optional[Tuple[str, ...]], bool]:
+    values = nodes.literal_values(node)
+    if values is not None:
+        return tuple(values), False
+    if isinstance(node, cst.Name):
+        bound = resolve(node.value)
+        if bound is not None:
+            if isinstance(bound, cst.Call) and nodes.last_name(bound.func) in ("set", "frozenset", "tuple", "list") and bound.args:
+                bound = bound.args[0].value
+            values = nodes.literal_values(bound)
+            if values is not None:
+                return tuple(values), False
+            return None, True
+        return None, True
+    if isinstance(node, cst.Call) and nodes.last_name(node.func) in ("keys",) and isinstance(node.func, cst.Attribute):
+        return collection_values(node.func.value, resolve)
+    return None, True
+
+
+def subject(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.Call):
+        if nodes.last_name(node.func) in ("len", "str", "int", "float", "type", "lower", "upper", "strip") and node.args:
+            return nodes.root_name(node.args[0].value) if nodes.last_name(node.func) in ("len", "str", "int", "float", "type") else nodes.root_name(node.func)
+        return nodes.root_name(node.func)
+    return nodes.root_name(node)
+
+
+def tested(node: cst.CSTNode, subject: str) -> str:
+    """`field.field_type` when that attribute of `subject` is what is compared; "" otherwise."""
+    dotted = nodes.dotted(node) if isinstance(node, cst.Attribute) else ""
+    return dotted if dotted and dotted != subject else ""
+
+
+def is_len(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Call) and nodes.last_name(node.func) == "len"
+
+
+def is_constant(node: cst.CSTNode) -> bool:
+    """ALL_CAPS names and attributes (`MAX_PAGE`, `self.LIMIT`, `config.MAX_ROWS`) are fixed bounds."""
+    name = nodes.last_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else ""
+    return bool(name) and name.upper() == name and any(c.isalpha() for c in name)
+
+
+def failing(op: str, neg: bool) -> str:
+    """The comparison that fails the check: `op` itself, or its negation under `not`."""
+    return {">": "<=", ">=": "<", "<": ">=", "<=": ">"}.get(op, op) if neg else op
+
+
+def flip(op: str) -> str:
+    return {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+
+
+def op_text(op: cst.CSTNode) -> str:
+    return {cst.LessThan: "<", cst.GreaterThan: ">", cst.LessThanEqual: "<=", cst.GreaterThanEqual: ">="}.get(type(op), "?")
+
+
+def status_within(op: cst.BaseCompOp, neg: bool) -> bool:
+    """Where the sink runs, the status is among (or, for `>=`/`>`, at least) the compared literals:
+    `status in (429, 503)`, the else branch of `status not in (200, 201)`, `status >= 500`, the else
+    branch of `status < 500`. Elsewhere (`not in`, else of `in`, `<`) it is known only to be another
+    status, and none of the literals is one it can have."""
+    if isinstance(op, (cst.In, cst.NotIn)):
+        return isinstance(op, cst.In) != neg
+    if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
+        return not neg
+    if isinstance(op, (cst.LessThan, cst.LessThanEqual)):
+        return neg
+    return False
