@@ -12,7 +12,7 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
 
-from .entry_points import django_view, function_entry, imported_packages
+from .entry_points import function_entry, imported_packages
 from .extract.receivers import is_stub
 from .method_dispatch import MethodDispatch
 
@@ -124,7 +124,6 @@ class ProjectModel(MethodDispatch):
         self._linked: Optional[Set[str]] = None
         self._bases: Optional[Dict[str, List[str]]] = None
         self._incoming: Optional[Tuple[Dict[str, List[Tuple[str, str, Tuple[str, ...]]]], Set[str]]] = None
-        self._hierarchy: Optional[ClassHierarchy] = None
         self._roots: Optional[Set[str]] = None
         # (module, call, caller) -> the class whose hierarchy a dispatched call was resolved over
         self.dispatched: Dict[Tuple[str, str, str], str] = {}

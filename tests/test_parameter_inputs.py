@@ -4,8 +4,6 @@ fixed values (literals, constants, data read from a file or an archive) is a che
 own code: no content finding."""
 from __future__ import annotations
 
-from errlint.extract.call_arguments import classify_call
-from errlint.extract.provenance import Provenance
 from errlint.extract.walker import extract
 from errlint.parameter_inputs import input_params
 from errlint.project_model import ProjectModel, summarize
@@ -93,7 +91,7 @@ def _site(code: str) -> list:
 
 def test_argument_kinds():
     args, refs = _site("import os, helpers\nLIMIT = 3\ndef caller(a, b, *rest, **kw):\n    x = a.strip()\n    t = {'k': 1}\n"
-                 "    helpers.f(1, x, LIMIT, t[b], os.environ['HOME'], *rest, key=b, **kw)\n")
+                       "    helpers.f(1, x, LIMIT, t[b], os.environ['HOME'], *rest, key=b, **kw)\n")
     assert args["helpers.f"] == [[[0, "c"], [1, "p:a"], [2, "c"], [3, "c"], [4, "s"], ["*", "*"], ["key", "p:b"], ["*", "*"]]]
     assert refs == [["LIMIT", "helpers.f"]]  # names passed on, with the call they go to (a function would run in it); locals are left out
 

@@ -225,5 +225,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except CorpusError as exc:
-        say(f"error: {exc}")
+        print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)

@@ -130,7 +130,7 @@ class MissingValueEcho(PartRule):
                 yield self.finding(
                     message,
                     f"the message does not say where `{name}` fails to parse as {form}; append the parser's error \" ({{{err}}})\"",
-                    f"Show the parser's position and reason" + ("" if caught else f" (catch it `as {err}`)") + f": f\"... ({{{err}}})\", not the whole document.",
+                    "Show the parser's position and reason" + ("" if caught else f" (catch it `as {err}`)") + f": f\"... ({{{err}}})\", not the whole document.",
                 )
                 return
             hint = f"name the offending entries or `len({name})`" if unbounded else f"append \" (got {{{name}!r:.{width}}})\""
