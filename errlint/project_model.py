@@ -124,6 +124,7 @@ class ProjectModel(MethodDispatch):
         self._linked: Optional[Set[str]] = None
         self._bases: Optional[Dict[str, List[str]]] = None
         self._incoming: Optional[Tuple[Dict[str, List[Tuple[str, str, Tuple[str, ...]]]], Set[str]]] = None
+        self._hierarchy = None  # MethodDispatch's, built on first use
         self._roots: Optional[Set[str]] = None
         # (module, call, caller) -> the class whose hierarchy a dispatched call was resolved over
         self.dispatched: Dict[Tuple[str, str, str], str] = {}
