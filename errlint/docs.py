@@ -16,10 +16,11 @@ FIX_WORDS = {
 def rule_text(rule: Rule) -> str:
     """`errlint rule CODE` text: a header, the metadata, then the docs (ruff's headings)."""
     profiles = ", ".join(rule.profiles)
+    earned = earned_profiles(rule)
     if on_by_default(rule):
         state = "on by default"
-    elif earned_profiles(rule):
-        state = (f"on by default for the {', '.join(earned_profiles(rule))} profile only, where it earned its place; "
+    elif earned:
+        state = (f"on by default for the {', '.join(earned)} profile only, where it earned its place; "
                  f"preview for the rest (run it with --preview or --extend-select {rule.code})")
     elif rule.DEFAULT:
         state = f"preview: off by default until it earns its place (run it with --preview or --extend-select {rule.code})"

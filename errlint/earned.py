@@ -10,7 +10,7 @@ runs it with the default set, and selecting it by code, prefix or name runs it t
 
 A rule below the bar overall may have earned its place for one reader: the same measure, on its
 findings for that audience alone (`audiences` in errlint/measured.py). It is then on by default for
-the messages that audience reads, and in preview for the rest (`default_profiles`).
+the messages that audience reads, and in preview for the rest (`earned_profiles`).
 """
 from __future__ import annotations
 
@@ -41,14 +41,6 @@ def earned_profiles(rule) -> Tuple[str, ...]:
     return tuple(p for p in rule.PROFILES if p in earned)
 
 
-def default_profiles(rule) -> Optional[Tuple[str, ...]]:
-    """The profiles a rule runs for when nothing selects it: all of its own (None) when it is on by
-    default, the earned ones when it is on for some audiences only, () when it is off."""
-    if on_by_default(rule):
-        return None
-    return earned_profiles(rule)
-
-
 def default_state(rule) -> str:
     """`on`, `on for agent` (some audiences only), `preview` or `opt-in`."""
     if on_by_default(rule):
@@ -66,9 +58,9 @@ def precision_cell(code: str) -> str:
         return "-"
     if entry["status"] == "unmeasured":
         return f"unmeasured ({entry['findings']} found)"
-    for aud, sub in entry.get("audiences", {}).items():
-        return (f"{entry['precision']:.2f} ({entry['tp']}/{entry['agreed']}); "
-                f"{aud}: {sub['tp'] / sub['agreed']:.2f} ({sub['tp']}/{sub['agreed']})")
+    if entry.get("audiences"):
+        return f"{entry['precision']:.2f} ({entry['tp']}/{entry['agreed']}); " + "; ".join(
+            f"{aud}: {sub['tp'] / sub['agreed']:.2f} ({sub['tp']}/{sub['agreed']})" for aud, sub in entry["audiences"].items())
     if not entry["agreed"]:
         return "under review"
     return f"{entry['precision']:.2f} ({entry['tp']}/{entry['agreed']})"

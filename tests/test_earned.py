@@ -223,3 +223,10 @@ def test_sarif_marks_a_rule_on_for_some_readers_as_enabled_for_them(measured):
     measured["AEM101"] = entry("below bar")
     d = rule_descriptor(rule("AEM101"))
     assert d["defaultConfiguration"]["enabled"] is False and "defaultProfiles" not in d["properties"]
+
+
+def test_the_precision_cell_names_every_audience_a_rule_earned(measured):
+    two = partial()
+    two["audiences"]["http"] = {"findings": 5, "judged": 5, "agreed": 5, "tp": 5, "low": 0.57, "high": 1.0}
+    measured["AEM101"] = two
+    assert earned.precision_cell("AEM101") == "0.40 (10/25); agent: 1.00 (6/6); http: 1.00 (5/5)"

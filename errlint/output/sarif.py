@@ -69,10 +69,11 @@ def rule_descriptor(rule: Any) -> Dict[str, Any]:
         descriptor["help"] = {"text": rule.docs, "markdown": rule.docs}
     if rule.url:
         descriptor["helpUri"] = rule.url
-    descriptor["defaultConfiguration"] = {"level": LEVELS.get(rule.LEVEL, "warning"), "enabled": on_by_default(rule) or bool(earned_profiles(rule))}
+    earned = earned_profiles(rule)  # on by default only for the readers it earned its place with
+    descriptor["defaultConfiguration"] = {"level": LEVELS.get(rule.LEVEL, "warning"), "enabled": on_by_default(rule) or bool(earned)}
     descriptor["properties"] = {"fix": rule.FIX.value, "profiles": list(rule.profiles)}
-    if earned_profiles(rule):  # on by default only for the readers it earned its place with
-        descriptor["properties"]["defaultProfiles"] = list(earned_profiles(rule))
+    if earned:
+        descriptor["properties"]["defaultProfiles"] = list(earned)
     return descriptor
 
 
