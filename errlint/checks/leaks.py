@@ -8,7 +8,8 @@ from typing import Iterable
 
 from typing import Optional
 
-from ..extract.value_origins import credential_path_tried, template_secret_url
+from ..extract.credential_paths import credential_path_tried
+from ..extract.value_origins import template_secret_url
 from ..fixes import replace_in_piece
 from ..model import ENV_DUMP, EXCEPTION, HOME_PATH, MAYBE_SECRET, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
 from .base import CONTENT_SINKS, FileContext, Option
