@@ -301,6 +301,7 @@ class Handler:
     node: Any = field(default=None, repr=False)
     try_call_nodes: Tuple[Tuple[str, Any], ...] = field(default=(), repr=False)  # (callee, call) in the `try`
     guard_depth: int = 0  # how many guards enclose the `try` statement (the handler's own guards come after)
+    earlier: Tuple[str, ...] = ()  # what the handlers before this one of the same `try` catch (they take those first)
 
 
 @dataclass(frozen=True, eq=False)

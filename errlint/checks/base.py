@@ -18,6 +18,7 @@ from ..extract.context import GuardFacts, guard_facts
 from ..extract.guards import parse_guard
 from ..extract.provenance import Provenance, provenance
 from ..extract.file_facts import FileFacts
+from ..extract.transient import deadline_passed
 from ..model import EXCEPTION, RELAYED, Applicability, Finding, Fix, Level, Message, Template
 from ..packs import Packs
 from ..prose import status_only
@@ -263,9 +264,10 @@ def _header_key(node: cst.CSTNode) -> str:
 def internal_check(message: Message, ctx: "FileContext") -> bool:
     """A check of the project's own code: judged with its function's parameters carrying no caller
     input (every call in the project passes fixed values, `parameter_inputs`), the guard in front of
-    the message tests values that only those parameters bring. Nobody who reads it can satisfy it."""
-    if not message.extra.get("internal_params"):
-        return False
+    the message tests values that only those parameters bring. Nobody who reads it can satisfy it.
+    A deadline that passed (`extract.transient`) is not one."""
+    if not message.extra.get("internal_params") or deadline_passed(message):
+        return False  # a deadline that passed is the clock's doing, whatever the parameters carry
     facts = ctx.guard(message)
     subjects = facts.subjects or facts.names
     if not facts.has_guard or not subjects:

@@ -244,7 +244,7 @@ class MissingRetryGuidance(PartRule):
         facts = ctx.guard(message)
         sig = signals(ctx)
         for template in complete_templates(message):
-            worded = re.search(r"\b(rate[- ]limit(?:ed)?|timed out|time ?out|(?<!permanently )unavailable(?! (?:on|in|for|with|before|after|until) )|overloaded|too many requests|throttl\w+)\b", template.prose, re.I)
+            worded = re.search(r"\b(rate[- ]limit(?:ed)?|timed out|time ?out|(?<!permanently )unavailable(?! (?:on|in|for|with|before|after|until) )|overloaded|too many requests|throttl\w+|deadline (?:exceeded|passed|expired)|exceeded (?:the |its |a )?deadline|took too long)\b", template.prose, re.I)
             # the words alone do not make a failure transient when a guard rejected the caller's value
             # ("Unknown rate-limit strategy 'x'"): that is a validation the caller fixes, not a wait
             transient = is_transient(message, facts) or worded and not (facts.has_guard and fixable(message, ctx, strict=True))

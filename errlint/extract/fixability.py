@@ -9,16 +9,11 @@ from typing import Callable, List, Optional
 import libcst as cst
 
 from ..model import FunctionInfo, Message
+from . import transient
 from .context import GuardFacts
 from .provenance import provenance
 from .value_names import UNBOUNDED_ANNOTATION, is_secret_name, snake
 
-TRANSIENT_TYPES = re.compile(
-    r"(Timeout|TimeoutError|TimeoutException|ReadTimeout|ConnectTimeout|ConnectionError|ConnectError|"
-    r"RemoteDisconnected|ServiceUnavailable|TooManyRequests|RateLimit\w*|Throttl\w*|NetworkError|"
-    r"TransportError|ProtocolError|ServerDisconnected)$"
-)
-TRANSIENT_STATUSES = {408, 425, 429, 500, 502, 503, 504}
 ARGUMENT_ERROR = re.compile(r"^(ValueError|TypeError|KeyError|IndexError|LookupError)$|(Value|Argument|Param|Parameter|Input|Validation|Usage|Key|Type)Error$|^BadParameter$")
 ID_PARAM = re.compile(r"(^|_)(id|ids|key|slug|uuid|name|path|handle|ref|sha|number|code)$")
 
@@ -48,12 +43,9 @@ def caller_fixable(message: Message, facts: GuardFacts, resolve_local: Callable[
 
 
 def is_transient(message: Message, facts: GuardFacts) -> bool:
-    """A timeout, connection failure, or 429/5xx status: retrying later may work."""
-    for handler in message.context.handlers[:1]:
-        # every caught type must be transient: `except (TimeoutError, ValueError)` may be a bad value
-        if handler.types and all(TRANSIENT_TYPES.search(t.rsplit(".", 1)[-1]) for t in handler.types):
-            return True
-    return bool(facts.statuses & TRANSIENT_STATUSES)
+    """A timeout, connection failure, deadline that passed, or 429/5xx status: retrying later may work
+    (`transient.py`)."""
+    return transient.is_transient(message, facts.statuses)
 
 
 def tested_params(message: Message, facts: GuardFacts) -> List[str]:

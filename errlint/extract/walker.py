@@ -399,8 +399,9 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             self.collectors.pop()
             self.catching.pop()
             self.replacing.pop()
+        earlier: Tuple[str, ...] = ()
         for handler in stmt.handlers:
-            self.except_handler(handler, collector)
+            earlier += self.except_handler(handler, collector, earlier)
         if stmt.orelse is not None:
             self.body_of(stmt.orelse)
         if stmt.finalbody is not None:
@@ -408,7 +409,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
 
     st_TryStar = st_Try
 
-    def except_handler(self, handler: cst.CSTNode, collector: _TryCollector) -> None:
+    def except_handler(self, handler: cst.CSTNode, collector: _TryCollector, earlier: Tuple[str, ...] = ()) -> Tuple[str, ...]:
+        """Walk one `except` clause; returns the types it catches."""
         types: Tuple[str, ...] = ("",)
         if handler.type is not None:
             if isinstance(handler.type, cst.Tuple):
@@ -421,7 +423,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             caught = types + (("raise_for_status",) if any(c.endswith("raise_for_status") for c in collector.calls) else ())
             requests = tuple(c for c in (request_call(call) for _, call in collector.nodes) if c is not None)
             self.scope.bind(name, Binding("except", caught=caught, tried=tuple(collector.operands), requests=requests))
-        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes), len(self.guards))
+        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes), len(self.guards), earlier)
         self.handlers.append(info)
         before = len(self.raw)
         try:
@@ -429,6 +431,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
         finally:
             self.handlers.pop()
         self._silent_exit(handler, before)
+        return types
 
     def _silent_exit(self, handler: cst.CSTNode, before: int) -> None:
         """AEM606(b): a non-zero exit in an except handler that emitted no message at all."""

@@ -1,0 +1,113 @@
+"""Is a failure transient (retrying later may work), read from what the code caught or tested.
+
+- **Caught classes**: timeouts, refused or dropped connections, rate limits (`TRANSIENT_TYPES`,
+  matched on the class's last name: `httpx.ReadTimeout`, `aiohttp.ClientConnectorError`,
+  `ConnectionResetError`), when every class the handler catches is one.
+- **An HTTP client's base class that its status errors cannot reach**: `httpx.HTTPError`,
+  `requests.RequestException`, `aiohttp.ClientError` and `urllib.error.URLError` also cover the
+  client's status error (a 4xx is the caller's to fix). The handler gets transport failures only
+  when an earlier `except` of the same `try` takes the status error (`except requests.HTTPError:`
+  first), or when nothing in the `try` raises one: no `raise_for_status()`, and every call is a
+  request method (`client.get(url)`; `urlopen` raises `HTTPError` itself).
+- **A deadline that passed**: a guard that reads a name computed from a clock reading
+  (`time.monotonic()`, `time.time()`, `loop.time()`, `datetime.now()`): a start or deadline of this run
+  (`start = time.monotonic()` ... `if time.monotonic() - start > limit:`; `remaining = deadline -
+  time.monotonic(); if remaining <= 0:`). A clock read only in the test itself against a stored
+  value (`if time.time() > token.expires_at:`) is an expiry: waiting does not help.
+- **A transient HTTP status** (408, 425, 429, 5xx) that the sink's branch can have (`context.py`).
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional, Set
+
+import libcst as cst
+
+from ..model import Handler, Message
+from . import nodes
+
+TRANSIENT_TYPES = re.compile(
+    r"(Timeout\w*|ConnectionError|ConnectError|Connection(Refused|Reset|Aborted)Error|BrokenPipeError|"
+    r"RemoteDisconnected|ServerDisconnected\w*|ServiceUnavailable\w*|TooManyRequests\w*|RateLimit\w*|Throttl\w*|"
+    r"NetworkError|TransportError|ProtocolError|ClientConnection\w*|ClientConnector\w*|ServerTimeout\w*)$"
+)
+TRANSIENT_STATUSES = {408, 425, 429, 500, 502, 503, 504}
+
+# an HTTP client's base class -> its status error (the subclass a 4xx/5xx reply raises)
+CLIENT_BASES = {
+    "httpx.HTTPError": "HTTPStatusError",
+    "httpx.RequestError": "",  # transport failures only
+    "requests.RequestException": "HTTPError",
+    "requests.exceptions.RequestException": "HTTPError",
+    "aiohttp.ClientError": "ClientResponseError",
+    "aiohttp.client_exceptions.ClientError": "ClientResponseError",
+    "urllib.error.URLError": "HTTPError",
+}
+STATUS_RAISERS = re.compile(r"(^|\.)(raise_for_status|urlopen)$")
+REQUEST_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "options", "request", "send", "stream", "fetch"})
+CLOCK = re.compile(r"(^|\.)(monotonic|monotonic_ns|perf_counter|perf_counter_ns|time|time_ns|now|utcnow)$")
+CLOCK_OWNERS = re.compile(r"^(time|datetime|datetime\.datetime|timezone|django\.utils\.timezone|asyncio\.get_event_loop\(\)|asyncio\.get_running_loop\(\))$")
+
+
+def transient_handler(handler: Handler) -> bool:
+    """Every class `handler` catches is a transient failure's, or a client base the status errors cannot reach."""
+    if not handler.types or "" in handler.types:
+        return False
+    return all(TRANSIENT_TYPES.search(t.rsplit(".", 1)[-1]) or _transport_only(t, handler) for t in handler.types)
+
+
+def _transport_only(caught: str, handler: Handler) -> bool:
+    status = CLIENT_BASES.get(caught)
+    if status is None:
+        return False
+    if not status or any(t.rsplit(".", 1)[-1] == status for t in handler.earlier):
+        return True
+    if not handler.try_calls:
+        return False
+    return not any(STATUS_RAISERS.search(c) for c in handler.try_calls) and all(
+        c.rsplit(".", 1)[-1] in REQUEST_METHODS for c in handler.try_calls)
+
+
+def deadline_passed(message: Message) -> bool:
+    """The innermost guard reads a clock reading kept in a name: a deadline or time budget ran out. In an
+    `except` handler only the guards inside the handler count (one around the `try` chose the branch)."""
+    guards = list(message.context.guards)
+    if message.context.handlers:
+        guards = guards[:max(0, len(guards) - message.context.handlers[0].guard_depth)]
+    guards = [g for g in guards if g.kind != "fallthrough" and g.test is not None]
+    return bool(guards) and not guards[0].negated and _reads_clock(guards[0].test, message.scope, set(), 0)
+
+
+def _reads_clock(node: cst.CSTNode, scope, seen: Set[str], depth: int) -> bool:
+    if depth > 4:
+        return False
+    for child in nodes.iter_expr(node):
+        if depth and isinstance(child, cst.Call) and _clock_call(child):
+            return True  # a reading kept in a name: a start or deadline of this run, not a stored expiry
+        if isinstance(child, cst.Name) and child.value not in seen and scope is not None:
+            seen.add(child.value)
+            for binding in scope.lookup(child.value):
+                value: Optional[cst.CSTNode] = binding.value if binding.kind in ("assign", "aug") else None
+                if value is not None and _reads_clock(value, scope, seen, depth + 1):
+                    return True
+    return False
+
+
+def _clock_call(call: cst.Call) -> bool:
+    """`time.monotonic()`, `loop.time()`, `asyncio.get_running_loop().time()`, `datetime.now(tz)`."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or not CLOCK.search(func.attr.value):
+        return False
+    owner = func.value
+    name = nodes.dotted(owner.func) + "()" if isinstance(owner, cst.Call) else nodes.dotted(owner)
+    return bool(CLOCK_OWNERS.match(name)) or name.rsplit(".", 1)[-1].endswith("loop")
+
+
+def is_transient(message: Message, statuses: Set[int]) -> bool:
+    """A timeout, a connection failure, a deadline that passed, or a 429/5xx status: retrying later may work."""
+    for handler in message.context.handlers[:1]:
+        if transient_handler(handler):
+            return True
+    if statuses & TRANSIENT_STATUSES:
+        return True
+    return deadline_passed(message)
