@@ -194,3 +194,21 @@ def poll(job, attempts: int):
     return time.monotonic() - started
 '''
     assert found(code) == []
+
+
+def test_a_date_built_from_now_is_not_a_deadline():
+    # `now` gives today's date; the test tells two times apart, no time ran out
+    code = '''from datetime import datetime
+
+from fastmcp.exceptions import ToolError
+
+
+def to_utc(time_str: str, zone):
+    now = datetime.now(zone)
+    local = now.replace(hour=int(time_str[:2]), minute=int(time_str[3:]))
+    round_trip = datetime.fromtimestamp(local.timestamp(), zone)
+    if round_trip != local:
+        raise ToolError(f"Invalid time: {time_str} does not exist in {zone} on {local.date()}")
+    return local
+'''
+    assert found(code) == []

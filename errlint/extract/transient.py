@@ -75,7 +75,22 @@ def deadline_passed(message: Message) -> bool:
     if message.context.handlers:
         guards = guards[:max(0, len(guards) - message.context.handlers[0].guard_depth)]
     guards = [g for g in guards if g.kind != "fallthrough" and g.test is not None]
-    return bool(guards) and not guards[0].negated and _reads_clock(guards[0].test, message.scope, set(), 0)
+    if not guards or guards[0].negated:
+        return False
+    return any(_reads_clock(side, message.scope, set(), 0) for side in _ordered_operands(guards[0].test))
+
+
+ORDERING = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+
+
+def _ordered_operands(test: cst.CSTNode):
+    """The operands of the ordering comparisons in a test (`remaining <= 0`, `now - start > limit`):
+    a deadline is a time past a bound, not a date told apart (`round_trip != local_time`)."""
+    for node in nodes.iter_expr(test):
+        if isinstance(node, cst.Comparison) and all(isinstance(c.operator, ORDERING) for c in node.comparisons):
+            yield node.left
+            for c in node.comparisons:
+                yield c.comparator
 
 
 def _reads_clock(node: cst.CSTNode, scope, seen: Set[str], depth: int) -> bool:
