@@ -194,9 +194,14 @@ def suggest_step(message: Message, ctx: FileContext) -> str:
 
 class MissingRetryGuidance(PartRule):
     """## What it does
-    Flags a message for a transient failure (a handler for timeouts or connection errors, a 429/5xx
-    status check, or text such as "rate limit", "timed out", "unavailable") that states neither when to
-    retry nor whether retrying helps. Advice to retry with no wait ("Please retry shortly", "try again
+    Flags a message for a transient failure that states neither when to retry nor whether retrying
+    helps. A failure is transient when the handler catches timeouts or connection errors only; when it
+    catches an HTTP client's base class (`httpx.HTTPError`, `requests.RequestException`,
+    `aiohttp.ClientError`, `urllib.error.URLError`) that no status error can reach (an earlier
+    `except` of the same `try` takes it, or the `try` only sends the request and never calls
+    `raise_for_status()`); when a 429/5xx status check leads to it; when a deadline of this run passed
+    (`if time.monotonic() - start > limit:`; a stored expiry such as `token.expires_at` is not one); or
+    when the text says so ("rate limit", "timed out", "unavailable", "deadline exceeded"). Advice to retry with no wait ("Please retry shortly", "try again
     later") says that retrying helps: AEM103 (retry-without-timing) reports the missing wait there.
 
     ## Why is this bad?
