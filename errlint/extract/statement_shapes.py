@@ -283,3 +283,27 @@ def forked_child_exit(stmt: cst.CSTNode, function: cst.FunctionDef, qualify) -> 
             return True
     return False
 
+
+
+# what a statement or expression may be made of when it cannot raise: names, literals and displays of them
+_INERT_EXPRESSIONS = (cst.Name, cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.ConcatenatedString,
+                      cst.Tuple, cst.List, cst.Set, cst.Dict, cst.Element, cst.DictElement, cst.Comma,
+                      cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket,
+                      cst.LeftCurlyBrace, cst.RightCurlyBrace, cst.StarredElement)
+_INERT_STATEMENTS = (cst.SimpleStatementLine, cst.Return, cst.Pass, cst.Assign, cst.AssignTarget, cst.AnnAssign,
+                     cst.Annotation, cst.Expr, cst.Newline, cst.TrailingWhitespace, cst.EmptyLine, cst.Comment,
+                     cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.AssignEqual, cst.Semicolon,
+                     cst.IndentedBlock, cst.SimpleStatementSuite, cst.MaybeSentinel)
+
+
+def cannot_raise(body: cst.CSTNode) -> bool:
+    """A `try` body that cannot raise: only `return`s, assignments and `pass` of names, literals and
+    tuples, lists, sets and dicts of them (`try: return (statement, params)`). Its handlers never
+    run, so what they say reaches nobody. A call, attribute, subscript, operator, `await` or `yield`
+    may raise."""
+    for node in nodes.iter_expr(body):
+        if isinstance(node, cst.AssignTarget) and not isinstance(node.target, cst.Name):
+            return False  # `self.x = ...`, `d[k] = ...` call a setter
+        if not isinstance(node, _INERT_EXPRESSIONS + _INERT_STATEMENTS):
+            return False
+    return True

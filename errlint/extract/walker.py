@@ -28,7 +28,7 @@ from .conditional_appends import extended_by_if, forget_exclusion
 from .links import ModuleLinks, carries_message, is_main_test, loop_tables
 from .scope import Binding, Reaching, Scope
 from .sink_recording import SinkRecording
-from .statement_shapes import (HEADER_SINKS, debugger_follows, ends_with_colon, equality_chain, exit_status, forked_child_exit, is_debug_test,
+from .statement_shapes import (HEADER_SINKS, cannot_raise, debugger_follows, ends_with_colon, equality_chain, exit_status, forked_child_exit, is_debug_test,
                                match_values, output_runs, prints_later, reports_something)
 from .tool_replies import ToolReplies
 from .value_origins import request_call
@@ -400,7 +400,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             self.catching.pop()
             self.replacing.pop()
         earlier: Tuple[str, ...] = ()
-        for handler in stmt.handlers:
+        dead = cannot_raise(stmt.body)  # `try: return (statement, params)`: its handlers never run
+        for handler in stmt.handlers if not dead else ():
             earlier += self.except_handler(handler, collector, earlier)
         if stmt.orelse is not None:
             self.body_of(stmt.orelse)
