@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 import re
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
@@ -179,7 +180,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     if not rules:
         return FileResult(name, [], text)
     try:
-        facts = extract(module, run.settings.logger_objects)
+        facts = extract(module, run.settings.logger_objects, run.server_objects, Path(name).parent.parts[-3:] if run.server_objects else ())
     except RecursionError:
         return FileResult(name, [_with_filename(_nested_diagnostic(), name)], None, parsed=False)
     registry = run.registry | frozenset(t.name for t in facts.tools)

@@ -152,6 +152,38 @@ class PassThroughScan:
         return frozenset(f"{stack}:{name}" for name, stacks in found.items() for stack in stacks)
 
 
+_MODULE_ASSIGN = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_][\w.]*)[ \t]*\(", re.M)
+
+
+class ServerObjects:
+    """MCP server objects a project module makes at module level (`mcp = MCPServer("x")` in
+    `common/server.py`), so that a module importing one (`from .common.server import mcp`) and
+    decorating its tools with `@mcp.tool()` is read as that stack's, though it imports no stack
+    itself. `objects()` holds (`"server.mcp"`, stack) pairs: the defining module's last name (its
+    package's for an `__init__.py`) and the object's name."""
+
+    def __init__(self) -> None:
+        self.found: Dict[str, str] = {}
+
+    def add(self, path: Path, data: bytes) -> None:
+        if b"mcp" not in data or not _USES_STACK.search(data):
+            return
+        from .extract.sinks import server_stack
+
+        text = data.decode("utf-8", "replace")
+        imported = scan_stack_imports(text)
+        module = path.parent.name if path.stem == "__init__" else path.stem
+        for match in _MODULE_ASSIGN.finditer(text):
+            head, _, rest = match.group(2).partition(".")
+            qualified = imported.get(head, "") + ("." + rest if rest and head in imported else "")
+            stack = server_stack(qualified) if head in imported else ""
+            if stack:
+                self.found[f"{module}.{match.group(1)}"] = stack
+
+    def objects(self) -> Tuple[Tuple[str, str], ...]:
+        return tuple(sorted(self.found.items()))
+
+
 _LITERAL_ALIAS = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[ \t]*(?:typing\.)?TypeAlias[ \t]*)?=[ \t]*(?:typing\.|t\.)?Literal\[([^\]]*)\]", re.M)
 _LITERAL_MEMBER = re.compile(r"^\s*(?:\"([^\"\\]*)\"|'([^'\\]*)'|(-?\d+))\s*$")
 
@@ -246,10 +278,12 @@ class LiteralAliases:
 
 
 def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences: Optional[Set[str]] = None,
-                     pass_through: Optional[PassThroughScan] = None, literals: Optional[LiteralAliases] = None) -> Tuple[frozenset, frozenset]:
+                     pass_through: Optional[PassThroughScan] = None, literals: Optional[LiteralAliases] = None,
+                     servers: Optional[ServerObjects] = None) -> Tuple[frozenset, frozenset]:
     """(every tool name registered in `files` plus `tool-registry-extra`, every non-builtin exception
     class `files` catch by name); `audiences` receives the entry-point audiences the files may hold,
-    `pass_through` the classes the files define and `literals` their `Literal` aliases."""
+    `pass_through` the classes the files define, `literals` their `Literal` aliases and `servers`
+    the MCP server objects they make."""
     from .entry_points import audience_hints
 
     names = set(extra)
@@ -264,6 +298,8 @@ def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences
             caught |= scan_caught_names(data.decode("latin-1"))
         if pass_through is not None:
             pass_through.note(path, data)
+        if servers is not None:
+            servers.add(path, data)
         if literals is not None and b"Literal[" in data:
             literals.add(data.decode("utf-8", "replace"))
         if audiences is not None and len(audiences) < 3:

@@ -19,10 +19,11 @@ import libcst as cst
 
 from ..model import Context, FunctionInfo, Guard, Handler
 from . import exception_templates, framework_sinks, nodes
-from .bindings import STDERR_QUALIFIED, BindingNotes, target_names
+from .bindings import BindingNotes, target_names
 from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
+from .imports import ImportNotes
 from .catching import class_key, replaced_types
 from .conditional_appends import extended_by_if, forget_exclusion
 from .links import ModuleLinks, carries_message, is_main_test, loop_tables
@@ -35,16 +36,6 @@ from .value_origins import request_call
 
 
 _ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
-
-
-# drop-in replacements of a framework, imported in its place (`import rich_click as click`): what
-# they export is the framework's, so their names are read as the framework's
-DROP_IN = {"rich_click": "click", "asyncclick": "click"}
-
-
-def drop_in(module: str) -> str:
-    head, dot, rest = module.partition(".")
-    return DROP_IN.get(head, head) + dot + rest
 
 
 # Methods that put their arguments into the receiver's value: a list built with `parts.append(x)`
@@ -62,12 +53,15 @@ class _TryCollector:
     nodes: List[Tuple[str, cst.Call]] = field(default_factory=list)
 
 
-class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembly):
+class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes, FactsAssembly):
     """Walks one module; use `extract(module, logger_objects)`."""
 
-    def __init__(self, module: cst.Module, logger_objects: Iterable[str] = ()):
+    def __init__(self, module: cst.Module, logger_objects: Iterable[str] = (), server_objects: Iterable[Tuple[str, str]] = (),
+                 package: Tuple[str, ...] = ()):
         self.module = module
         self.logger_objects = set(logger_objects)
+        self.server_objects = dict(server_objects)  # "server.mcp" -> stack: servers other project modules make
+        self.package = package  # the folders the file sits in, for `from . import mcp`
         self.imports: Dict[str, str] = {}
         self.module_scope = Scope("module")
         self.scope = self.module_scope
@@ -269,42 +263,6 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
             kind = "aug" if isinstance(stmt.operator, cst.AddAssign) else "other"
             self.scope.bind(stmt.target.value, Binding(kind, stmt.value))
 
-
-    def st_Import(self, stmt: cst.Import) -> None:
-        for alias in stmt.names:
-            written = nodes.dotted(alias.name)
-            full = drop_in(written)
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                local = alias.asname.name.value
-                self.imports[local] = full
-            else:
-                local = written.split(".", 1)[0]
-                self.imports[local] = drop_in(local)
-            self.scope.bind(local, Binding("import", qualified=self.imports[local]))
-            self._note_stack(full)
-
-    def st_ImportFrom(self, stmt: cst.ImportFrom) -> None:
-        module = drop_in(nodes.dotted(stmt.module)) if stmt.module is not None else ""
-        dots = "." * len(stmt.relative)
-        base = dots + module
-        self._note_stack(module)
-        if isinstance(stmt.names, cst.ImportStar):
-            self.links.stars.append(base)
-            return
-        for alias in stmt.names:
-            name = nodes.dotted(alias.name)
-            local = name
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                local = alias.asname.name.value
-            qualified = f"{base}.{name}" if base and not base.endswith(".") else base + name
-            self.imports[local] = qualified
-            self.scope.bind(local, Binding("import", qualified=qualified))
-            self._note_stack(qualified)
-            if qualified in STDERR_QUALIFIED:
-                self.stderr_names.add(local)
-            if qualified in self.logger_objects:
-                self.loggers.add(local)
-
     def st_Global(self, stmt: cst.Global) -> None:
         for item in stmt.names:
             self.scope.bind(item.name.value, Binding("other"))
@@ -501,10 +459,13 @@ class Walker(SinkRecording, ToolReplies, Definitions, BindingNotes, FactsAssembl
 _HANDLERS: Dict[type, Optional[Callable[[Walker, cst.CSTNode], None]]] = {}  # statement class -> Walker.st_<class>
 
 
-def extract(module: cst.Module, logger_objects: Iterable[str] = ()) -> FileFacts:
+def extract(module: cst.Module, logger_objects: Iterable[str] = (), server_objects: Iterable[Tuple[str, str]] = (),
+            package: Tuple[str, ...] = ()) -> FileFacts:
     """Find every message in `module`.
 
     `logger_objects` are qualified names (`myapp.obs.AUDIT`) to treat as loggers besides
-    `logging.getLogger()` results and logger-named variables.
+    `logging.getLogger()` results and logger-named variables; `server_objects` the MCP server
+    objects other project modules make (`project_scan.ServerObjects`), and `package` the folders the
+    file sits in.
     """
-    return Walker(module, logger_objects).run()
+    return Walker(module, logger_objects, server_objects, package).run()

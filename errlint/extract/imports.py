@@ -1,0 +1,75 @@
+"""Imports, read by the walk: each bound name's qualified name (`self.imports`), the MCP stacks the
+module imports (`_note_stack`, in `bindings`), stderr and logger objects imported by name, and
+the MCP server objects other project modules make (`project_scan.ServerObjects`): a module that
+imports one (`from .common.server import mcp`) decorates that stack's tools.
+"""
+from __future__ import annotations
+
+import libcst as cst
+
+from . import nodes
+from .bindings import STDERR_QUALIFIED
+from .scope import Binding
+
+# drop-in replacements of a framework, imported in its place (`import rich_click as click`): what
+# they export is the framework's, so their names are read as the framework's
+DROP_IN = {"rich_click": "click", "asyncclick": "click"}
+
+
+def drop_in(module: str) -> str:
+    head, dot, rest = module.partition(".")
+    return DROP_IN.get(head, head) + dot + rest
+
+
+class ImportNotes:
+    """The walker's import statements (a mixin of `Walker`)."""
+
+    def st_Import(self, stmt: cst.Import) -> None:
+        for alias in stmt.names:
+            written = nodes.dotted(alias.name)
+            full = drop_in(written)
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+                self.imports[local] = full
+            else:
+                local = written.split(".", 1)[0]
+                self.imports[local] = drop_in(local)
+            self.scope.bind(local, Binding("import", qualified=self.imports[local]))
+            self._note_stack(full)
+
+    def project_server(self, qualified: str) -> str:
+        """The stack of a server object another project module makes, for an imported name
+        (`pkg.common.server.mcp`, `..common.server.mcp`), else ""."""
+        if not self.server_objects:
+            return ""
+        dots = len(qualified) - len(qualified.lstrip("."))
+        parts = qualified[dots:].split(".")
+        if dots and len(parts) < 2 and 0 < dots <= len(self.package):
+            parts = [self.package[-dots]] + parts  # `from . import mcp` in notes/tools.py: notes.mcp
+        return self.server_objects.get(".".join(parts[-2:]), "") if len(parts) >= 2 else ""
+
+    def st_ImportFrom(self, stmt: cst.ImportFrom) -> None:
+        module = drop_in(nodes.dotted(stmt.module)) if stmt.module is not None else ""
+        dots = "." * len(stmt.relative)
+        base = dots + module
+        self._note_stack(module)
+        if isinstance(stmt.names, cst.ImportStar):
+            self.links.stars.append(base)
+            return
+        for alias in stmt.names:
+            name = nodes.dotted(alias.name)
+            local = name
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            qualified = f"{base}.{name}" if base and not base.endswith(".") else base + name
+            self.imports[local] = qualified
+            self.scope.bind(local, Binding("import", qualified=qualified))
+            self._note_stack(qualified)
+            stack = self.project_server(qualified)
+            if stack:  # `from .common.server import mcp`: the tools it decorates are that stack's
+                self.servers[local] = stack
+                self.stacks.add(stack)
+            if qualified in STDERR_QUALIFIED:
+                self.stderr_names.add(local)
+            if qualified in self.logger_objects:
+                self.loggers.add(local)
