@@ -48,9 +48,9 @@ def test_check_file_pauses_the_collector_and_restores_it(monkeypatch):
     seen = []
     extract = engine.extract
 
-    def spy(module, loggers=()):
+    def spy(module, *args):
         seen.append(gc.isenabled())
-        return extract(module, loggers)
+        return extract(module, *args)
 
     monkeypatch.setattr(engine, "extract", spy)
     run = run_context()
