@@ -416,7 +416,12 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
     elif guards.quantified(node) is not None:
         _quantifier(node, facts, neg, resolve)
     elif last in ("exists", "is_file", "is_dir", "isfile", "isdir", "access"):
-        facts.subjects.add(ops.subject(args[0]) if args else ops.subject(node.func))
+        # `os.path.exists(p)`; `db[table].exists()`, `Path(p).exists()`: the key looked up, not the container
+        receiver = node.func.value if isinstance(node.func, cst.Attribute) else None
+        looked = ops.subject(args[0]) if args else (receiver is not None and ops.looked_up(receiver)) or ops.subject(node.func)
+        facts.subjects.add(looked)
+        if neg:  # `if not db[table].exists():` rejects the value looked up
+            facts.value_subjects.add(looked)
     else:
         facts.subjects.add(ops.subject(node))
 

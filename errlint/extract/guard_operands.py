@@ -43,6 +43,21 @@ def subject(node: cst.CSTNode) -> str:
     return nodes.root_name(node)
 
 
+def looked_up(receiver: cst.CSTNode) -> str:
+    """The key an existence check looks up: `table` in `db[table].exists()`, `p` in
+    `Path(p).exists()` and `store.get(key).exists()`; "" when the receiver is a plain name or
+    attribute, or the key is a literal (`db["users"].exists()` looks up no input)."""
+    key: Optional[cst.CSTNode] = None
+    if isinstance(receiver, cst.Subscript) and len(receiver.slice) == 1:
+        key = getattr(receiver.slice[0].slice, "value", None)
+    elif isinstance(receiver, cst.Call):
+        args = nodes.positional_args(receiver)
+        key = args[0] if args else None
+    if key is None or nodes.string_value(key) is not None or nodes.int_value(key) is not None:
+        return ""
+    return subject(key)
+
+
 def tested(node: cst.CSTNode, subject: str) -> str:
     """`field.field_type` when that attribute of `subject` is what is compared; "" otherwise."""
     dotted = nodes.dotted(node) if isinstance(node, cst.Attribute) else ""
