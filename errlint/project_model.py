@@ -346,7 +346,11 @@ class ProjectModel(MethodDispatch):
                 if full.startswith("."):
                     full = self._relative(module, full)
                 if full != name or target != head:
-                    return self._resolve_absolute(full, depth + 1)
+                    found = self._resolve_absolute(full, depth + 1)
+                    if found:
+                        return found
+                    # else the name was recorded already resolved through this import: `from flatten
+                    # import flatten` records the call `flatten.flatten`, whose head is the import again
             for star in summary["stars"]:
                 base = self._relative(module, star + ".x")[:-2] if star.startswith(".") else star
                 found = self._in_module(base, name, depth + 1) if base in self.modules else []
