@@ -7,9 +7,10 @@ input itself. What each call passes comes from the per-file pass (`extract.call_
 Every parameter of a function carries input when errlint cannot see all its callers: an entry point,
 a public function nothing in the project calls but its tests (a library's API, a callback a framework
 calls), or one reached another way (a dispatch table, a decorator, a function passed on as an
-argument, a call at module level). A private function (`_name`, not a dunder that Python calls
-itself) that nothing in the project calls is no API: no caller outside the project has it, so it
-passes no input on; the code is dead, or run by tests only.
+argument, a call at module level). A private function (`_name`, at module level or nested) that
+nothing in the project calls is no API: no caller outside the project has it, so it passes no input
+on; the code is dead, or run by tests only. A private method stays open: `getattr(self, f"_do_{x}")`
+reaches methods by a name no call site shows.
 
 A helper whose every call passes fixed values (literals, constants, data read from a file or an
 archive) gets no input through its parameters, so a guard on them is an internal check, not one the
@@ -38,10 +39,11 @@ def _all(sig: list) -> Set[str]:
     return {p for p in positional + keyword_only + [star, kwstar] if p and p not in ("self", "cls")}
 
 
-def _private(fq: str) -> bool:
-    """`_flatten_source`, `__mangled`: a name the project keeps to itself; `__init__` is Python's."""
+def _private_function(fq: str, fn: dict) -> bool:
+    """`_flatten_source`, `__mangled`: a function (not a method) the project keeps to itself;
+    `__init__` is Python's."""
     name = fq.rsplit(".", 1)[-1]
-    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+    return not fn.get("cls") and name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def input_params(model: ProjectModel, entries: Set[str]) -> Dict[str, Set[str]]:
@@ -60,7 +62,8 @@ def input_params(model: ProjectModel, entries: Set[str]) -> Dict[str, Set[str]]:
                 incoming.setdefault(target, []).extend((caller, site) for site in sites)
     every = {fq: _all(fn.get("params") or [[], [], "", ""]) for fq, fn in model.functions.items()}
     inputs: Dict[str, Set[str]] = {
-        fq: set(every[fq]) if fq in unknown or fq not in incoming and not _private(fq) else set() for fq in model.functions}
+        fq: set(every[fq]) if fq in unknown or fq not in incoming and not _private_function(fq, fn) else set()
+        for fq, fn in model.functions.items()}
     changed = True
     rounds = 0
     while changed and rounds < 50:

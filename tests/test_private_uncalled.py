@@ -56,14 +56,23 @@ def test_a_public_function_nothing_calls_is_an_api_and_passes_input(tmp_path, mo
     assert "AEM204" in codes_at(result, 6)
 
 
-def test_a_private_method_nothing_calls_in_a_click_cli(tmp_path, monkeypatch):
-    # the command passes the config's parsed width; only a dead private method passes its argument on
-    layout = ("class Layout:\n    def __init__(self, width):\n        self.width = self._check(width)\n\n"
-              "    def _check(self, width):\n        if width > 200:\n            raise ValueError('layout is too wide')\n        return width\n\n"
-              "    def _resize(self, width):\n        return self._check(width)\n")
+def test_a_private_function_nothing_calls_in_a_click_cli(tmp_path, monkeypatch):
+    # the command passes a fixed width; only a dead private function passes its argument on
+    layout = ("class Layout:\n    def __init__(self, width):\n        self.width = check_width(width)\n\n\n"
+              "def check_width(width):\n    if width > 200:\n        raise ValueError('layout is too wide')\n    return width\n\n\n"
+              "def _resize(width):\n    return check_width(width)\n")
     cli = ("import click\nfrom layout import Layout\n\n@click.command()\ndef main():\n    click.echo(Layout(80).width)\n")
     result = found(tmp_path, monkeypatch, {"layout.py": layout, "cli.py": cli}, "layout.py")
-    assert "AEM204" not in codes_at(result, 7) and "AEM202" not in codes_at(result, 7)
+    assert "AEM204" not in codes_at(result, 8) and "AEM202" not in codes_at(result, 8)
+
+
+def test_a_private_method_nothing_calls_stays_open(tmp_path, monkeypatch):
+    # `getattr(self, f"_{op}")` reaches private methods by a name no call site shows
+    units = ("UNITS = {'ms': 1, 's': 1000}\n\nclass Units:\n    def _scale(self, key):\n"
+             "        if key not in UNITS:\n            raise KeyError(f'unknown unit {key!r}')\n        return UNITS[key]\n\n"
+             "    def run(self, op, key):\n        return getattr(self, f'_{op}')(key)\n")
+    result = found(tmp_path, monkeypatch, {"units.py": units}, "units.py")
+    assert "AEM204" in codes_at(result, 6)
 
 
 def test_a_live_caller_with_input_keeps_the_finding(tmp_path, monkeypatch):
