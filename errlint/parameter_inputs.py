@@ -7,8 +7,9 @@ input itself. What each call passes comes from the per-file pass (`extract.call_
 Every parameter of a function carries input when errlint cannot see all its callers: an entry point,
 a public function nothing in the project calls but its tests (a library's API, a callback a framework
 calls), or one reached another way (a dispatch table, a decorator, a function passed on as an
-argument, a call at module level). A private function (`_name`, at module level or nested) that
-nothing in the project calls is no API: no caller outside the project has it, so it passes no input
+argument, a call at module level). A private function (`_name`, at module level or nested, with
+no decorator: a decorator may register it with a framework that calls it) that nothing in the
+project calls is no API: no caller outside the project has it, so it passes no input
 on; the code is dead, or run by tests only. A private method stays open: `getattr(self, f"_do_{x}")`
 reaches methods by a name no call site shows.
 
@@ -40,10 +41,12 @@ def _all(sig: list) -> Set[str]:
 
 
 def _private_function(fq: str, fn: dict) -> bool:
-    """`_flatten_source`, `__mangled`: a function (not a method) the project keeps to itself;
-    `__init__` is Python's."""
+    """`_flatten_source`, `__mangled`: an undecorated function (not a method) the project keeps to
+    itself; `__init__` is Python's."""
     name = fq.rsplit(".", 1)[-1]
-    return not fn.get("cls") and name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+    if fn.get("cls") or fn.get("decos"):
+        return False  # a method (`getattr(self, f"_do_{x}")`), or registered by its decorator (`@server.read_resource()`)
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def input_params(model: ProjectModel, entries: Set[str]) -> Dict[str, Set[str]]:

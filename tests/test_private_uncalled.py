@@ -91,3 +91,13 @@ def test_dunder_methods_python_calls_stay_open(tmp_path, monkeypatch):
              "        if key not in UNITS:\n            raise KeyError(f'unknown unit {key!r}')\n        return UNITS[key]\n")
     result = found(tmp_path, monkeypatch, {"units.py": table}, "units.py")
     assert "AEM204" in codes_at(result, 6)
+
+
+def test_a_private_function_a_decorator_registers_stays_open(tmp_path, monkeypatch):
+    # `@server.read_resource()` registers the nested handler: the framework calls it with the client's URI
+    server = ("from mcp.server.lowlevel import Server\n\nKNOWN = {'memo://notes'}\n\n"
+              "def register(server: Server):\n    @server.read_resource()\n    async def _read(uri):\n"
+              "        if str(uri) not in KNOWN:\n            raise ValueError('That resource is not one this server has')\n"
+              "        return 'notes'\n")
+    result = found(tmp_path, monkeypatch, {"resources.py": server}, "resources.py")
+    assert "AEM202" in codes_at(result, 9)
