@@ -30,6 +30,7 @@ def test_commands_run_in_rounds(tmp_path):
 
 def test_ratio_is_the_median_of_the_ratios_within_a_round():
     bench = load_bench()
+
     def m(wall):
         return bench.Measure("x", wall, wall, 1.0, 0)
     # round 2 is a slow spell for both commands: its ratio (2.0) still counts as 2.0

@@ -35,7 +35,7 @@ def requirements(message: Message, ctx: FileContext, limit: int = 20):
     facts = ctx.guard(message)
     if not facts.has_guard:
         return None
-    derived = provenance(message).inputs(facts.subjects | facts.value_subjects)
+    derived = {_root(n) for n in provenance(message).inputs(facts.subjects | facts.value_subjects)}  # `request` for `request.content_type`
     if not derived:
         return None  # the object's own state, not a value the caller passed
     choices = [v for m in facts.memberships if m.allowed and m.values and _root(m.subject) in derived for v in m.values]

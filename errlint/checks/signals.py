@@ -154,12 +154,21 @@ def value_placeholders(template: Template) -> List[Placeholder]:
 
 
 def interpolates(template: Template, name: str) -> bool:
-    """True when some placeholder reads `name` (or `name.attr`, `len(name)`, ...)."""
+    """True when some placeholder reads `name` (or `name.attr`, `len(name)`, ...). A subject that
+    is an expression (`request.headers.get("Accept")`) is read where a placeholder contains it."""
+    expression = "(" in name or "[" in name
     for holder in template.placeholders:
         for read in holder.names:
             if read == name or read.startswith(name + "."):
                 return True
+        if expression and _code_form(name) in _code_form(holder.expr):
+            return True
     return False
+
+
+def _code_form(code: str) -> str:
+    """`request.headers.get('Accept')` and `request.headers.get( "Accept" )` alike."""
+    return code.replace(" ", "").replace("'", '"')
 
 
 def mentions(template: Template, word: str) -> bool:

@@ -36,11 +36,38 @@ def collection_values(node: cst.CSTNode, resolve: Callable[[str], Optional[cst.C
 
 
 def subject(node: cst.CSTNode) -> str:
+    """The name a test is about: the root of what it compares (`unit` for `unit.lower()`,
+    `len(unit)`). A read of a request object is its own subject (`request.content_type`,
+    `request.headers.get("Content-Type")`): the request is a context object, the field is the
+    value the client sent."""
     if isinstance(node, cst.Call):
         if nodes.last_name(node.func) in ("len", "str", "int", "float", "type", "lower", "upper", "strip") and node.args:
-            return nodes.root_name(node.args[0].value) if nodes.last_name(node.func) in ("len", "str", "int", "float", "type") else nodes.root_name(node.func)
-        return nodes.root_name(node.func)
-    return nodes.root_name(node)
+            if nodes.last_name(node.func) in ("len", "str", "int", "float", "type"):
+                return request_read(node.args[0].value) or nodes.root_name(node.args[0].value)
+            inner = node.func.value if isinstance(node.func, cst.Attribute) else node.func
+            return request_read(inner) or nodes.root_name(node.func)
+        return request_read(node) or nodes.root_name(node.func)
+    return request_read(node) or nodes.root_name(node)
+
+
+REQUEST_NAMES = frozenset({"request", "req"})
+
+
+def request_read(node: cst.CSTNode) -> str:
+    """The source text of a read of a web request's field (`request.content_type`,
+    `req.args["page"]`, `self.request.headers.get("X-Key")`); "" for anything else, and for the
+    request itself."""
+    chain = node
+    depth = 0
+    while chain.__class__ in (cst.Attribute, cst.Subscript, cst.Call):
+        chain = chain.func if chain.__class__ is cst.Call else chain.value
+        depth += 1
+        if chain.__class__ is cst.Attribute and chain.attr.value in REQUEST_NAMES and nodes.dotted(chain) == "self." + chain.attr.value:
+            break  # `self.request`
+    root = chain.attr.value if chain.__class__ is cst.Attribute else chain.value if chain.__class__ is cst.Name else ""
+    if root not in REQUEST_NAMES or depth == 0:
+        return ""
+    return cst.Module([]).code_for_node(node).strip()
 
 
 def looked_up(receiver: cst.CSTNode) -> str:

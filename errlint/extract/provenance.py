@@ -83,8 +83,9 @@ class Provenance:
         self._names: Dict[str, bool] = {}
 
     def inputs(self, names: Iterable[str]) -> Set[str]:
-        """The subset of `names` (dotted names are judged by their root) that are caller input."""
-        return {n for n in names if n and self.is_input_name(n.split(".", 1)[0])}
+        """The subset of `names` (dotted names are judged by their root, and a read of a request
+        field such as `self.request.query_params.get("f")` by what it reads) that are caller input."""
+        return {n for n in names if n and (self.is_input_name(n.split(".", 1)[0]) or _request_read(_LEADING_DOTTED.match(n).group()))}
 
     def ancestors(self, names: Iterable[str]) -> Set[str]:
         """Names the values of `names` were computed from, transitively (`raw` for `unit =
@@ -209,6 +210,9 @@ def is_outcome(node: Optional[cst.CSTNode]) -> bool:
         return False
     last = nodes.last_name(node.func)
     return bool(OUTCOME_CALL.match(last)) or is_outcome_function(last)
+
+
+_LEADING_DOTTED = re.compile(r"[\w.]*")  # `self.request.args.get` of `self.request.args.get("page")`
 
 
 def _request_read(dotted: str) -> bool:
