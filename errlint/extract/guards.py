@@ -30,7 +30,7 @@ PARSE_FORMS: Tuple[Tuple[re.Pattern, str, str], ...] = tuple(
         (r"(^|\.)(json|orjson|ujson|simplejson)\.loads?$", "JSON", r"json"),
         (r"(^|\.)(yaml\.(safe_)?load|tomllib\.loads?|tomli\.loads?|toml\.loads?)$", "YAML/TOML", r"yaml|toml"),
         (r"(^|\.)(strptime|fromisoformat|fromtimestamp|parse_date\w*|parse_datetime|isoparse)$|^dateutil\.parser\.parse$",
-         "a date", r"date|time|iso ?8601|yyyy|%[ymdhs]|\d{4}-\d\d"),
+         "a date", r"iso ?8601|yyyy|[dm]{2}[/.-][dm]{2}|hh:mm|%[ymdhsHMS]|\d{4}-\d\d"),
         (r"(^|\.)UUID$", "a UUID", r"uuid"),
         (r"(^|\.)(ip_address|ip_network|ip_interface|IPv4Address|IPv6Address)$", "an IP address", r"ip|address"),
         (r"^re\.compile$", "a regular expression", r"regex|regular expression|pattern"),
@@ -89,13 +89,20 @@ def parse_guard(message, is_enum: Callable[[str], bool]) -> Optional[ParseGuard]
         short = callee or nodes.dotted(call.func)
         for pattern, form, words in PARSE_FORMS:
             if pattern.search(short):
-                return ParseGuard(subject, short, form, words)
+                return ParseGuard(subject, short, _layout(call, short) or form, words)
         last = short.rsplit(".", 1)[-1]
         if last[:1].isupper() and is_enum(last):
             return ParseGuard(subject, short, f"a {last} member", "", enum=last)
         if GENERIC_PARSER.match(last):
             return ParseGuard(subject, short, "", "")
     return None
+
+
+def _layout(call: cst.Call, callee: str) -> str:
+    """`strptime(day, "%Y-%m-%d")`: the date form its literal layout requires."""
+    args = nodes.positional_args(call)
+    layout = nodes.string_value(args[1]) if callee.rsplit(".", 1)[-1] == "strptime" and len(args) >= 2 else None
+    return f"a date in the form {layout}" if layout else ""
 
 
 def _if_inside(message, handler) -> bool:
@@ -155,10 +162,11 @@ EXAMPLE_WORDS = re.compile(r"\b(e\.g\.|for example|such as|like|formatted|format
 
 
 def parse_form_stated(template, facts, subject: str, prose: str, sig) -> bool:
-    """A message states a parser's form when it names the form (`an integer`, `JSON`, `YYYY-MM-DD`),
-    gives an example or an allowed clause, or shows the parser's own reason."""
+    """A message states a parser's form when it names the form (`an integer`, `JSON`, `YYYY-MM-DD`;
+    for a date its layout, not the word "date", which names the value), gives an example or an
+    allowed clause, or shows the parser's own reason."""
     for name, _, words in facts.parse_forms:
-        if name == subject and words and re.search(rf"\b(?:{words})", template.literal, re.I):
+        if name == subject and words and re.search(rf"(?<!\w)(?:{words})", template.literal, re.I):  # `%Y-%m-%d` starts with no word
             return True
     if any(h.has(EXCEPTION) for h in template.placeholders):
         return True  # the parser's own reason ("invalid literal for int() ...") states the form
