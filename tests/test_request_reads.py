@@ -85,3 +85,18 @@ def test_a_length_of_an_uploaded_field():
             return JSONResponse({})
     '''
     assert [(r, c) for r, c, _ in found(code)] == [(7, "AEM202"), (7, "AEM204")]
+
+
+def test_an_http_clients_own_request_stream_is_no_client_value():
+    # httpx-style client code: `request` is the request the library is about to send
+    code = '''
+        class SyncByteStream:
+            pass
+
+        class Client:
+            def send(self, request):
+                if not isinstance(request.stream, SyncByteStream):
+                    raise RuntimeError("Attempted to send an async request with a sync Client instance.")
+                return request
+    '''
+    assert found(code) == []

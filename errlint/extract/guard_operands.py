@@ -51,21 +51,29 @@ def subject(node: cst.CSTNode) -> str:
 
 
 REQUEST_NAMES = frozenset({"request", "req"})
+# what a client sends as values (a query argument, a header, a path part, the media type); not the
+# body or stream as a whole (`request.stream` of an HTTP client's own request is no input to echo)
+CLIENT_VALUES = frozenset({
+    "args", "json", "form", "values", "files", "headers", "cookies", "query", "query_params", "path_params",
+    "match_info", "GET", "POST", "FILES", "COOKIES", "META", "params", "content_type", "mimetype", "method",
+    "content_length", "get_json",
+})
 
 
 def request_read(node: cst.CSTNode) -> str:
-    """The source text of a read of a web request's field (`request.content_type`,
-    `req.args["page"]`, `self.request.headers.get("X-Key")`); "" for anything else, and for the
-    request itself."""
+    """The source text of a read of a value a client sent in a web request (`request.content_type`,
+    `req.args["page"]`, `self.request.headers.get("X-Key")`); "" for anything else: the request
+    itself, its body or stream as a whole, or an attribute that is no client value."""
     chain = node
-    depth = 0
+    field = ""  # the attribute read first off the request
     while chain.__class__ in (cst.Attribute, cst.Subscript, cst.Call):
+        if chain.__class__ is cst.Attribute:
+            if chain.attr.value in REQUEST_NAMES and nodes.dotted(chain) == "self." + chain.attr.value:
+                break  # `self.request`
+            field = chain.attr.value
         chain = chain.func if chain.__class__ is cst.Call else chain.value
-        depth += 1
-        if chain.__class__ is cst.Attribute and chain.attr.value in REQUEST_NAMES and nodes.dotted(chain) == "self." + chain.attr.value:
-            break  # `self.request`
     root = chain.attr.value if chain.__class__ is cst.Attribute else chain.value if chain.__class__ is cst.Name else ""
-    if root not in REQUEST_NAMES or depth == 0:
+    if root not in REQUEST_NAMES or field not in CLIENT_VALUES:
         return ""
     return cst.Module([]).code_for_node(node).strip()
 
