@@ -7,11 +7,13 @@ input itself. What each call passes comes from the per-file pass (`extract.call_
 Every parameter of a function carries input when errlint cannot see all its callers: an entry point,
 a public function nothing in the project calls but its tests (a library's API, a callback a framework
 calls), or one reached another way (a dispatch table, a decorator, a function passed on as an
-argument, a call at module level). A private function (`_name`, at module level or nested, with
-no decorator: a decorator may register it with a framework that calls it) that nothing in the
+argument, a call at module level). A private function (`_name`) at module level, with no
+decorator (a decorator may register it with a framework that calls it), that nothing in the
 project calls is no API: no caller outside the project has it, so it passes no input
-on; the code is dead, or run by tests only. A private method stays open: `getattr(self, f"_do_{x}")`
-reaches methods by a name no call site shows.
+on; the code is dead, or run by tests only. A private method stays open (`getattr(self, f"_do_{x}")`
+reaches methods by a name no call site shows), and so does a nested function, which its parent may
+return. (A module-level function returned by name, `return _parse`, is the one escape this does not
+see: the per-file pass records functions passed on as arguments, not returned ones.)
 
 A helper whose every call passes fixed values (literals, constants, data read from a file or an
 archive) gets no input through its parameters, so a guard on them is an internal check, not one the
@@ -41,11 +43,13 @@ def _all(sig: list) -> Set[str]:
 
 
 def _private_function(fq: str, fn: dict) -> bool:
-    """`_flatten_source`, `__mangled`: an undecorated function (not a method) the project keeps to
+    """`_flatten_source`, `__mangled`: an undecorated module-level function the project keeps to
     itself; `__init__` is Python's."""
     name = fq.rsplit(".", 1)[-1]
-    if fn.get("cls") or fn.get("decos"):
-        return False  # a method (`getattr(self, f"_do_{x}")`), or registered by its decorator (`@server.read_resource()`)
+    if fn.get("cls") or fn.get("decos") or fn.get("parent"):
+        # a method (`getattr(self, f"_do_{x}")`), one its decorator registers (`@server.read_resource()`),
+        # or a nested function, which its parent may hand out (`return _parse`): called where no call site shows
+        return False
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 

@@ -101,3 +101,13 @@ def test_a_private_function_a_decorator_registers_stays_open(tmp_path, monkeypat
               "        return 'notes'\n")
     result = found(tmp_path, monkeypatch, {"resources.py": server}, "resources.py")
     assert "AEM202" in codes_at(result, 9)
+
+
+def test_a_private_closure_its_parent_returns_stays_open(tmp_path, monkeypatch):
+    # `parse = make_parser(); parse(unit)`: the closure is called where no call site names it
+    hooks = ("UNITS = {'ms': 1, 's': 1000}\n\n\ndef make_parser():\n    def _parse(unit):\n"
+             "        if unit not in UNITS:\n            raise ValueError('unknown unit')\n        return UNITS[unit]\n    return _parse\n")
+    cli = ("import click\nfrom hooks import make_parser\n\n\n@click.command()\n@click.argument('unit')\n"
+           "def main(unit):\n    parse = make_parser()\n    click.echo(parse(unit))\n")
+    result = found(tmp_path, monkeypatch, {"hooks.py": hooks, "cli.py": cli}, "hooks.py")
+    assert codes_at(result, 7) >= {"AEM202", "AEM204"}
