@@ -8,6 +8,7 @@ from typing import Callable, List, Optional, Tuple
 import libcst as cst
 
 from . import nodes
+from .provenance import CLIENT_VALUES, REQUEST_OBJECTS
 
 
 def elements(node: cst.CSTNode) -> List[cst.CSTNode]:
@@ -50,14 +51,7 @@ def subject(node: cst.CSTNode) -> str:
     return request_read(node) or nodes.root_name(node)
 
 
-REQUEST_NAMES = frozenset({"request", "req"})
-# what a client sends as values (a query argument, a header, a path part, the media type); not the
-# body or stream as a whole (`request.stream` of an HTTP client's own request is no input to echo)
-CLIENT_VALUES = frozenset({
-    "args", "json", "form", "values", "files", "headers", "cookies", "query", "query_params", "path_params",
-    "match_info", "GET", "POST", "FILES", "COOKIES", "META", "params", "content_type", "mimetype", "method",
-    "content_length", "get_json",
-})
+REQUEST_NAMES = frozenset(o for o in REQUEST_OBJECTS if "." not in o)  # `request`, `req`; `self.request` below
 
 
 def request_read(node: cst.CSTNode) -> str:

@@ -42,6 +42,14 @@ REQUEST_FIELDS = frozenset({
     "rel_url", "url", "path", "content", "text", "stream", "get_json", "post", "media",
 })
 REQUEST_OBJECTS = frozenset({"request", "req", "flask.request", "self.request", "bottle.request"})
+# The fields among those that hold a value the client chose, worth showing back (a query argument, a
+# header, a path part, the media type); not the body or stream as a whole (`request.stream` of an
+# HTTP client's own request is no input to echo). Read by `guard_operands.request_read`.
+CLIENT_VALUES = frozenset({
+    "args", "json", "form", "values", "files", "headers", "cookies", "query", "query_params", "path_params",
+    "match_info", "GET", "POST", "FILES", "COOKIES", "META", "params", "content_type", "mimetype", "method",
+    "content_length", "get_json",
+})
 # Calls whose result is the world's answer (an outcome), unless called on an input itself.
 OUTCOME_CALL = re.compile(
     r"^(run|call|check_call|check_output|Popen|communicate|wait|request|get|post|put|patch|delete|head|"
