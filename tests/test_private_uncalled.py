@@ -4,7 +4,7 @@ guard in those helpers that every live call fills with data the program fetched 
 internal check, not one the caller can satisfy. A public function nothing calls stays an API."""
 from __future__ import annotations
 
-from test_audience import make_project, run_json
+from test_passed_functions import audiences
 
 # the flattener's size cap applies to the paper's own source, which the tool downloads
 FLATTEN = '''MAX_CHARS = 1000
@@ -34,8 +34,7 @@ def get_source(paper_id: str) -> str:
 
 
 def found(tmp_path, monkeypatch, files: dict, filename: str) -> set:
-    diagnostics = run_json(make_project(tmp_path, files), monkeypatch, "--preview")
-    return {(d["location"]["row"], d["code"]) for d in diagnostics if d["filename"] == filename}
+    return {(row, code) for row, code, _ in audiences(tmp_path, monkeypatch, files, filename)}
 
 
 def codes_at(found_set: set, row: int) -> set:

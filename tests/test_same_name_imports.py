@@ -5,15 +5,10 @@ resolve its head through the import a second time (`flatten.flatten.flatten`, fo
 helper is reached by no entry point and its messages get the wrong audience."""
 from __future__ import annotations
 
-from test_audience import make_project, run_json
+from test_passed_functions import audiences
 
 HELPER = ("def {name}(doc):\n    if not doc.endswith('.tex'):\n"
           "        raise ValueError(f'document {{doc!r}} is not a .tex file')\n    return doc\n")
-
-
-def audiences(tmp_path, monkeypatch, files: dict, filename: str) -> set:
-    diagnostics = run_json(make_project(tmp_path, files), monkeypatch, "--preview")
-    return {(d["location"]["row"], d["code"], d["audience"]) for d in diagnostics if d["filename"] == filename}
 
 
 def tool(import_line: str, call: str) -> str:
