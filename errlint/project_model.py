@@ -13,10 +13,14 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 import libcst as cst
 
 from .entry_points import function_entry, imported_packages
+from .extract.call_arguments import runs_detached
 from .extract.receivers import is_stub
 from .method_dispatch import MethodDispatch
 
 Summary = dict
+# the "classes caught" of a call edge to a function a runner calls detached (a thread or process
+# target, a loop callback, an exit hook): no raise of the function comes back along it
+DETACHED = "<detached>"
 
 
 def summarize(facts) -> Summary:
@@ -237,7 +241,7 @@ class ProjectModel(MethodDispatch):
             types = tuple(caught.get(name, ()))
             out.extend((t, types) for t in self.resolve(module, name, node))
         for name, via in fn.get("refs", ()):  # a function passed on as a value runs inside the call it is passed to
-            types = tuple(caught.get(via, ()))
+            types = (DETACHED,) if runs_detached(via) else tuple(caught.get(via, ()))
             out.extend((t, types) for t in self.resolve(module, name, node))
         for deco in fn["decos"]:  # a wrapping decorator runs around the function: its wrapper is reached
             for target in self.resolve(module, deco, node):

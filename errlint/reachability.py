@@ -20,7 +20,7 @@ from .entry_points import AUDIENCE_ORDER
 from .extract.catching import catches
 from .model import Diagnostic
 from .parameter_inputs import ParameterInputs
-from .project_model import ProjectModel, is_test_module
+from .project_model import DETACHED, ProjectModel, is_test_module
 
 MAX_NAMED = 3
 NOBODY = "none"  # the variant of a raise that every path from an entry point catches and replaces
@@ -107,22 +107,30 @@ class Reach:
     def raise_audience(self, fq: str, cls: str) -> Tuple[Optional[str], Tuple[str, ...]]:
         """(audience, chain) of a raise of class `cls` in `fq`, following only the calls whose
         caller does not catch and replace `cls` (`extract.catching`); (None, ()) when every path
-        from an entry point replaces it (nobody reads its text). Call only for a reached `fq`."""
+        from an entry point replaces it (nobody reads its text); ("exc", ()) when the paths that do
+        not replace it all run a function detached (a thread or process target, a loop callback):
+        the runtime prints the raise, and no entry point reads it. Call only for a reached `fq`."""
         key = (fq, cls)
         if key not in self._raised:
             bases = self.model.class_bases
             child: Dict[str, Optional[str]] = {fq: None}
             queue = [fq]
             found: Dict[str, str] = {}
+            detached = False
             while queue:
                 node = queue.pop(0)
                 for audience in self.roots.get(node, ()):
                     found.setdefault(audience, node)
                 for caller, types in self.callers.get(node, ()):
-                    if caller not in child and not catches(types, cls, bases):
+                    if DETACHED in types:
+                        detached = True
+                    elif caller not in child and not catches(types, cls, bases):
                         child[caller] = node
                         queue.append(caller)
             best = next((a for a in AUDIENCE_ORDER if a in found), None)
+            if best is None and detached:
+                self._raised[key] = ("exc", ())
+                return self._raised[key]
             chain: List[str] = []
             if best is not None:
                 step: Optional[str] = found[best]
@@ -187,6 +195,8 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
                     audience, chain = reach.raise_audience(node, record["cls"])
                     if audience is None:
                         return NOBODY, (), ""
+                    if not chain:  # run detached: the runtime prints it, no entry point reads it
+                        return record["fallback"], (), ""
                 else:
                     chain = reach.chain(audience, node)
                 if record.get("stream") and not reach.on_screen(node):
@@ -256,7 +266,12 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
     if record.get("signal"):
         return ["audience exc: the code handles this exception itself (a private class, one the project "
                 "catches by name, or one caught around the raise); the handler's message is judged"]
-    if chain and "cls" in record and reach.raise_audience(node, record["cls"])[0] is None:
+    raised = reach.raise_audience(node, record["cls"]) if chain and "cls" in record else None
+    if raised == ("exc", ()):
+        return [f"audience exc: every call path from an entry point to {node} runs it detached (a thread or process "
+                "target, an event-loop callback, an exit hook): the runtime prints what it raises, and no entry point reads it",
+                "call chain (through the detached call): " + " -> ".join(chain)]
+    if raised is not None and raised[0] is None:
         cls = record["cls"] or "this exception"
         return [f"read by nobody: every call path from an entry point to {node} catches {cls} and replaces it "
                 "(the handler neither re-raises nor uses it); the handler's own message is judged",

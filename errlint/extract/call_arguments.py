@@ -100,6 +100,23 @@ def _may_resolve(func: cst.CSTNode, scope) -> bool:
     return any(b.kind == "assign" and isinstance(b.value, cst.Call) and nodes.last_name(b.value.func).lstrip("_")[:1].isupper() for b in bindings)
 
 
+# runners that call a function passed to them on another thread or process, or on a later turn of
+# the event loop, or at exit: what it raises is printed by the runtime (or handed to the loop's
+# exception handler) and never comes back to the function that passed it
+DETACHED_RUNNERS = frozenset({
+    "Thread", "Process", "Timer", "start_new_thread", "call_soon", "call_soon_threadsafe", "call_later",
+    "call_at", "add_done_callback", "add_reader", "add_writer", "add_signal_handler"})
+DETACHED_DOTTED = frozenset({"atexit.register", "weakref.finalize"})
+
+
+def runs_detached(runner: str) -> bool:
+    """A call (by its dotted name as written) that runs the function passed to it detached from the
+    caller: `threading.Thread(target=f)`, `multiprocessing.Process(target=f)`, `loop.call_soon(f)`,
+    `future.add_done_callback(f)`, `atexit.register(f)`. `asyncio.to_thread(f)`, `pool.submit(f)`
+    and `run_in_executor(None, f)` are not: their future hands the raise back to whoever awaits it."""
+    return runner.rsplit(".", 1)[-1] in DETACHED_RUNNERS or runner in DETACHED_DOTTED
+
+
 def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequence[str]) -> Tuple[dict, List[List[str]]]:
     """(`{callee: [site, ...]}`, `[name, callee]` for each name passed as an argument) for the calls
     one function makes. A function passed on as a value (`asyncio.to_thread(load, x)`,

@@ -1,0 +1,100 @@
+"""A function a runner calls detached from the code that passes it (a `threading.Thread` or
+`multiprocessing.Process` target, an event-loop callback, an exit hook) is reached, but what it
+raises never comes back to that code: the runtime prints it, or hands it to the loop's exception
+handler. Its raise is `exc` unless another path brings it back (`reachability.raise_audience`);
+what it prints is still read where it is printed."""
+from __future__ import annotations
+
+from test_passed_functions import LOADER, audiences
+from test_audience import make_project, run_json
+
+WORKER = '''
+class Worker:
+    def __init__(self, conn):
+        self.conn = conn
+
+    def handle(self, msg):
+        if self.conn.closed:
+            raise RuntimeError("An error occurred.")
+        return msg
+
+    def run(self):
+        while True:
+            self.handle(self.conn.recv())
+
+
+def main(conn):
+    Worker(conn).run()
+'''
+
+
+def test_a_thread_a_tool_starts(tmp_path, monkeypatch):
+    server = ("import threading\nfrom fastmcp import FastMCP\nfrom loader import load_source\nmcp = FastMCP('x')\n\n"
+              "@mcp.tool()\ndef prefetch(paper_id: str) -> str:\n"
+              "    threading.Thread(target=load_source, args=(paper_id,), daemon=True).start()\n    return 'started'\n")
+    found = audiences(tmp_path, monkeypatch, {"loader.py": LOADER, "server.py": server})
+    assert found == {(4, "AEM101", "exc"), (4, "AEM202", "exc")}
+
+
+def test_a_process_a_session_starts_reaches_a_worker_two_calls_down(tmp_path, monkeypatch):
+    # the mcp-stata shape: the tool makes a session, whose __init__ starts the worker process
+    sessions = ("from multiprocessing import Pipe, Process\n\n\nclass Session:\n    def __init__(self):\n"
+                "        self.parent, child = Pipe()\n        self.process = Process(target=self._run, args=(child,))\n"
+                "        self.process.start()\n\n    def _run(self, conn):\n        from worker import main\n        main(conn)\n")
+    server = ("from fastmcp import FastMCP\nfrom sessions import Session\nmcp = FastMCP('x')\n\n"
+              "@mcp.tool()\ndef open_session() -> str:\n    Session()\n    return 'ok'\n")
+    found = audiences(tmp_path, monkeypatch, {"worker.py": WORKER, "sessions.py": sessions, "server.py": server}, "worker.py")
+    assert found == {(8, "AEM101", "exc")}
+
+
+def test_a_callback_on_the_event_loop_and_on_a_future(tmp_path, monkeypatch):
+    app = ("import asyncio\nfrom fastapi import FastAPI\napp = FastAPI()\n\n\n"
+           "def flush(batch):\n    if not batch:\n        raise RuntimeError('An error occurred.')\n\n\n"
+           "def done(future):\n    if future.cancelled():\n        raise RuntimeError('Something went wrong.')\n\n\n"
+           "@app.post('/events')\nasync def events(batch: list):\n    loop = asyncio.get_running_loop()\n"
+           "    loop.call_soon(flush, batch)\n    task = asyncio.ensure_future(asyncio.sleep(0))\n"
+           "    task.add_done_callback(done)\n    return {'queued': len(batch)}\n")
+    found = audiences(tmp_path, monkeypatch, {"app.py": app}, "app.py")
+    assert {a for _, _, a in found} == {"exc"}
+    assert {row for row, _, _ in found} == {8, 13}
+
+
+def test_an_exit_hook_a_command_registers(tmp_path, monkeypatch):
+    cli = ("import atexit\nimport click\n\n\ndef cleanup(path):\n    if path.endswith('.lock'):\n"
+           "        raise OSError('An error occurred.')\n\n\n@click.command()\n@click.argument('path')\n"
+           "def main(path):\n    atexit.register(cleanup, path)\n    click.echo(path)\n")
+    found = audiences(tmp_path, monkeypatch, {"cli.py": cli}, "cli.py")
+    assert {a for _, _, a in found} == {"exc"} and {row for row, _, _ in found} == {7}
+
+
+def test_a_direct_call_beside_the_thread_still_brings_the_raise_back(tmp_path, monkeypatch):
+    server = ("import threading\nfrom fastmcp import FastMCP\nfrom loader import load_source\nmcp = FastMCP('x')\n\n"
+              "@mcp.tool()\ndef get_paper(paper_id: str, background: bool = False) -> str:\n    if background:\n"
+              "        threading.Thread(target=load_source, args=(paper_id,)).start()\n        return 'started'\n"
+              "    return load_source(paper_id)\n")
+    found = audiences(tmp_path, monkeypatch, {"loader.py": LOADER, "server.py": server})
+    assert found == {(4, "AEM101", "agent"), (4, "AEM202", "agent")}
+
+
+def test_what_a_thread_prints_is_still_on_the_screen(tmp_path, monkeypatch):
+    # only raises stop at the thread: a command's thread that prints to stderr prints to its user
+    cli = ("import sys\nimport threading\nimport click\n\n\ndef watch(path):\n"
+           "    print('Something went wrong.', file=sys.stderr)\n\n\n@click.command()\n@click.argument('path')\n"
+           "def main(path):\n    threading.Thread(target=watch, args=(path,)).start()\n")
+    found = audiences(tmp_path, monkeypatch, {"cli.py": cli}, "cli.py")
+    assert (7, "AEM101", "cli") in found and {a for _, _, a in found} == {"cli"}
+
+
+def test_show_audience_says_the_path_runs_detached(tmp_path, monkeypatch):
+    server = ("import threading\nfrom fastmcp import FastMCP\nfrom loader import load_source\nmcp = FastMCP('x')\n\n"
+              "@mcp.tool()\ndef prefetch(paper_id: str) -> str:\n"
+              "    threading.Thread(target=load_source, args=(paper_id,)).start()\n    return 'started'\n")
+    root = make_project(tmp_path, {"loader.py": LOADER, "server.py": server})
+    monkeypatch.chdir(root)
+    from click.testing import CliRunner
+    from errlint.cli import main
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--show-audience", "loader.py:4", "."])
+    assert result.exit_code == 0, result.output
+    assert "audience exc: every call path from an entry point to loader.load_source runs it detached" in result.output
+    assert "server.prefetch -> loader.load_source" in result.output
+    assert run_json(root, monkeypatch, "--preview")  # the project still lints
