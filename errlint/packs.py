@@ -244,13 +244,16 @@ def _overlap(a: str, b: str) -> bool:
 def bundled_pack_files() -> List[Tuple[str, bytes]]:
     """(name, bytes) of every bundled pack, sorted by name.
 
-    Installed, the packs are the package `errlint.rules`; run from a source checkout that was not
-    installed, they are the checkout's top-level `rules/` folder.
+    Installed from a wheel, the packs are the package `errlint.rules` (the folder `errlint/rules/`);
+    run from a source checkout, they are the checkout's top-level `rules/` folder. Both are read
+    beside the `errlint` package actually imported: an editable install maps `errlint.rules` to the
+    checkout it was installed from, which need not be the one on PYTHONPATH (the ecosystem check
+    runs an older commit that way), and the rules must come from the same code as the engine.
     """
-    try:
+    here = Path(__file__).resolve().parent
+    root: object = next((p for p in (here / "rules", here.parent / "rules") if (p / "__init__.py").is_file()), None)
+    if root is None:
         root = resources.files("errlint.rules")
-    except ModuleNotFoundError:
-        root = Path(__file__).resolve().parent.parent / "rules"  # type: ignore[assignment]
     out = []
     for entry in root.iterdir():
         if entry.name.endswith(".toml"):

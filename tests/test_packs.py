@@ -53,3 +53,26 @@ def test_unsafe_fix_needs_a_builtin_fixer(tmp_project):
     assert 'rule AEM901 says fix = "unsafe" but errlint has no fixer for it (only AEM103); set fix = "display-only"' in result.output
     with pytest.raises(PackError, match="allowed: display-only, unsafe"):
         load([("my.toml", b'[[rule]]\ncode = "AEM901"\nname = "n"\ntokens = ["a"]\nfix = "safe"\n')])
+
+
+def test_the_packs_come_from_the_checkout_whose_engine_runs(tmp_path):
+    # a second checkout on PYTHONPATH (the ecosystem check runs an older commit that way) reads its
+    # own rules/, not those of the checkout the environment's editable install points at
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import errlint
+
+    source = Path(errlint.__file__).resolve().parent.parent
+    other = tmp_path / "checkout"
+    shutil.copytree(source / "errlint", other / "errlint", ignore=shutil.ignore_patterns("__pycache__"))
+    packs = source / "rules" if (source / "rules" / "__init__.py").is_file() else source / "errlint" / "rules"
+    shutil.copytree(packs, other / "rules", ignore=shutil.ignore_patterns("__pycache__"))
+    vague = other / "rules" / "vague.toml"
+    vague.write_text(vague.read_text() + "\n# a marker only this checkout has\n")
+    probe = "from errlint.packs import bundled_pack_files; print(dict(bundled_pack_files())['errlint.rules/vague.toml'].decode()[-40:])"
+    out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env={"PYTHONPATH": str(other), "PATH": ""},
+                         capture_output=True, text=True, check=True).stdout
+    assert "a marker only this checkout has" in out
