@@ -266,6 +266,9 @@ class FunctionInfo:
     qcalls: set = field(default_factory=set)
     rets: set = field(default_factory=set)
     caught: Dict[str, FrozenSet[str]] = field(default_factory=dict)
+    # per callee, the classes a `try` around some call of it catches and re-raises or uses (its text
+    # may go on in what the handler sends)
+    relayed: Dict[str, FrozenSet[str]] = field(default_factory=dict)
     # calls that may reach a project function, while the function is walked; then what each call's
     # arguments carry (`extract.call_arguments`), by callee
     call_nodes: list = field(default_factory=list, repr=False)

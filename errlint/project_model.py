@@ -21,6 +21,15 @@ Summary = dict
 # the "classes caught" of a call edge to a function a runner calls detached (a thread or process
 # target, a loop callback, an exit hook): no raise of the function comes back along it
 DETACHED = "<detached>"
+# the prefix of a class in an edge's "classes caught" that a handler around the call catches and
+# re-raises or uses (`~ValueError`; `~` for a catch-all): not replaced, but its text may go on in
+# what that handler sends
+RELAYED = "~"
+# what registers code that turns an exception into an HTTP response of the project's own: an
+# exception handler or an error handler (decorated or registered by a call), a function middleware,
+# a middleware class
+CATCHER_DECORATORS = frozenset({"exception_handler", "errorhandler", "app_errorhandler", "middleware"})
+CATCHER_CALLS = frozenset({"add_exception_handler", "register_error_handler"})
 
 
 def summarize(facts) -> Summary:
@@ -37,6 +46,7 @@ def summarize(facts) -> Summary:
             "calls": sorted(info.qcalls),
             "rets": sorted(info.rets),
             "caught": {t: sorted(c) for t, c in sorted(info.caught.items()) if c},
+            "relayed": {t: sorted(c) for t, c in sorted(info.relayed.items())},
             "params": signature(info.node),
             "args": info.call_args,
             "refs": info.refs,
@@ -126,6 +136,7 @@ class ProjectModel(MethodDispatch):
         self._cache: Dict[Tuple[str, str, str], Tuple[str, ...]] = {}
         self._self_bases: Dict[Tuple[str, str, str], Optional[str]] = {}  # see _resolve_on_self
         self._linked: Optional[Set[str]] = None
+        self._catchers: Optional[bool] = None
         self._bases: Optional[Dict[str, List[str]]] = None
         self._incoming: Optional[Tuple[Dict[str, List[Tuple[str, str, Tuple[str, ...]]]], Set[str]]] = None
         self._hierarchy = None  # MethodDispatch's, built on first use
@@ -168,6 +179,25 @@ class ProjectModel(MethodDispatch):
                 seen.add((item[0], item[1]))
                 unique.append(item)
         return unique
+
+    @property
+    def http_catchers(self) -> bool:
+        """The project turns exceptions into HTTP responses of its own somewhere: an exception or
+        error handler (`@app.exception_handler(...)`, `@app.errorhandler(...)`,
+        `add_exception_handler`, `register_error_handler`), a function middleware, or a
+        `BaseHTTPMiddleware` subclass. Which classes they catch is not recorded, so any of them
+        keeps a plain raise's text possibly read by the HTTP client."""
+        if self._catchers is None:
+            last = lambda name: name.rsplit(".", 1)[-1]  # noqa: E731
+            self._catchers = any(
+                any(last(d).split("(", 1)[0] in CATCHER_DECORATORS for d in fn["decos"]) or any(last(c) in CATCHER_CALLS for c in fn["calls"])
+                for fn in self.functions.values()
+            ) or any(
+                any(last(c) in CATCHER_CALLS for c in summary["mcalls"] + summary["main"])
+                or any(last(b) == "BaseHTTPMiddleware" for bases in summary.get("classes", {}).values() for b in bases)
+                for summary in self.modules.values()
+            )
+        return self._catchers
 
     def linked_modules(self) -> Set[str]:
         """Modules another project module imports (a module nothing imports may be loaded by name:
@@ -236,12 +266,13 @@ class ProjectModel(MethodDispatch):
             return []
         module = self.module_of[node]
         caught = fn.get("caught", {})
+        relayed = fn.get("relayed", {})
         out: List[Tuple[str, Tuple[str, ...]]] = []
         for name in fn["calls"]:
-            types = tuple(caught.get(name, ()))
+            types = tuple(caught.get(name, ())) + tuple(RELAYED + t for t in relayed.get(name, ()))
             out.extend((t, types) for t in self.resolve(module, name, node))
         for name, via in fn.get("refs", ()):  # a function passed on as a value runs inside the call it is passed to
-            types = (DETACHED,) if runs_detached(via) else tuple(caught.get(via, ()))
+            types = (DETACHED,) if runs_detached(via) else tuple(caught.get(via, ())) + tuple(RELAYED + t for t in relayed.get(via, ()))
             out.extend((t, types) for t in self.resolve(module, name, node))
         for deco in fn["decos"]:  # a wrapping decorator runs around the function: its wrapper is reached
             for target in self.resolve(module, deco, node):

@@ -17,10 +17,10 @@ from dataclasses import replace
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .entry_points import AUDIENCE_ORDER
-from .extract.catching import catches
+from .extract.catching import catches, http_error_class
 from .model import Diagnostic
 from .parameter_inputs import ParameterInputs
-from .project_model import DETACHED, ProjectModel, is_test_module
+from .project_model import DETACHED, RELAYED, ProjectModel, is_test_module
 
 MAX_NAMED = 3
 NOBODY = "none"  # the variant of a raise that every path from an entry point catches and replaces
@@ -59,7 +59,8 @@ class Reach:
             self.parent[audience] = self._walk(roots, step)
         self._edges = edges
         self._screen: Optional[Dict[str, Optional[str]]] = None
-        self._raised: Dict[Tuple[str, str], Tuple[Optional[str], Tuple[str, ...]]] = {}
+        self._raised: Dict[Tuple[str, str, bool], Tuple[Optional[str], Tuple[str, ...]]] = {}
+        self.exc_reason: Dict[Tuple[str, str, bool], str] = {}  # see raise_audience
         self.params = ParameterInputs(model, set(self.roots))
         self._replaced: Dict[Tuple[str, str], bool] = {}
         self.entry_modules = {model.module_of.get(node, node.partition(":")[2]) for node, _, _ in self.entries}
@@ -104,19 +105,24 @@ class Reach:
                 return audience, self.chain(audience, fq)
         return "exc", ()
 
-    def raise_audience(self, fq: str, cls: str) -> Tuple[Optional[str], Tuple[str, ...]]:
+    def raise_audience(self, fq: str, cls: str, plain: bool = False) -> Tuple[Optional[str], Tuple[str, ...]]:
         """(audience, chain) of a raise of class `cls` in `fq`, following only the calls whose
         caller does not catch and replace `cls` (`extract.catching`); (None, ()) when every path
-        from an entry point replaces it (nobody reads its text); ("exc", ()) when the paths that do
-        not replace it all run a function detached (a thread or process target, a loop callback):
-        the runtime prints the raise, and no entry point reads it. Call only for a reached `fq`."""
-        key = (fq, cls)
+        from an entry point replaces it (nobody reads its text). ("exc", ()) when no entry point's
+        reader gets the text (`exc_reason` says why):
+        - "detached": the paths that do not replace it all run a function detached (a thread or
+          process target, a loop callback): the runtime prints the raise;
+        - "masked": a `plain` raise (not an HTTP framework's error class) only HTTP handlers reach,
+          and nothing on the way or in the project turns it into a response of its own: the
+          framework answers a bare 500 ("Internal Server Error") and logs the text.
+        Call only for a reached `fq`."""
+        key = (fq, cls, plain)
         if key not in self._raised:
             bases = self.model.class_bases
             child: Dict[str, Optional[str]] = {fq: None}
             queue = [fq]
             found: Dict[str, str] = {}
-            detached = False
+            detached = relayed = False
             while queue:
                 node = queue.pop(0)
                 for audience in self.roots.get(node, ()):
@@ -125,10 +131,15 @@ class Reach:
                     if DETACHED in types:
                         detached = True
                     elif caller not in child and not catches(types, cls, bases):
+                        relayed = relayed or catches([t[len(RELAYED):] for t in types if t.startswith(RELAYED)], cls, bases)
                         child[caller] = node
                         queue.append(caller)
+            masked = plain and bool(cls) and "http" in found and not relayed and not self.model.http_catchers and not http_error_class(cls, bases)
+            if masked:
+                del found["http"]
             best = next((a for a in AUDIENCE_ORDER if a in found), None)
-            if best is None and detached:
+            if best is None and (detached or masked):
+                self.exc_reason[key] = "masked" if masked else "detached"
                 self._raised[key] = ("exc", ())
                 return self._raised[key]
             chain: List[str] = []
@@ -216,7 +227,7 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
         return "exc", (), ""
     audience, chain = reach.audience(node)
     if chain and "cls" in record:
-        raised, chain = reach.raise_audience(node, record["cls"])
+        raised, chain = reach.raise_audience(node, record["cls"], plain=True)
         if raised is None:
             return NOBODY, (), ""
         audience = raised
@@ -266,7 +277,13 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
     if record.get("signal"):
         return ["audience exc: the code handles this exception itself (a private class, one the project "
                 "catches by name, or one caught around the raise); the handler's message is judged"]
-    raised = reach.raise_audience(node, record["cls"]) if chain and "cls" in record else None
+    plain = record["kind"] != "sink"
+    raised = reach.raise_audience(node, record["cls"], plain) if chain and "cls" in record else None
+    if raised == ("exc", ()) and reach.exc_reason.get((node, record["cls"], plain)) == "masked":
+        return [f"audience exc: only HTTP handlers reach {node}, and its class is not an HTTP error: the framework "
+                "answers a bare 500 and logs the text (no handler on the way uses it, and the project registers no "
+                "exception handler or middleware)",
+                "call chain: " + " -> ".join(chain)]
     if raised == ("exc", ()):
         return [f"audience exc: every call path from an entry point to {node} runs it detached (a thread or process "
                 "target, an event-loop callback, an exit hook): the runtime prints what it raises, and no entry point reads it",

@@ -116,10 +116,15 @@ def run(value):
 """
 
 
-def audience_of_helper(tmp_path, monkeypatch, files: dict, pyproject: str = PYPROJECT) -> set:
-    files = dict(files)
+# an HTTP handler's client reads a raise only of an HTTP error class (a plain one is a bare 500,
+# tests/test_http_masking.py): the HTTP shapes raise one
+HTTP_HELPER = VAGUE_HELPER.replace("RuntimeError", "BadRequest")
+
+
+def audience_of_helper(tmp_path, monkeypatch, files: dict, pyproject: str = PYPROJECT, helper: str = VAGUE_HELPER) -> set:
+    files = {name: helper if code == VAGUE_HELPER else code for name, code in files.items()}
     if not any(name.endswith("helpers.py") for name in files):
-        files["helpers.py"] = VAGUE_HELPER
+        files["helpers.py"] = helper
     root = make_project(tmp_path, files, pyproject)
     diagnostics = run_json(root, monkeypatch, "--select", "AEM101")
     return {d["audience"] for d in diagnostics if d["filename"].endswith("helpers.py")}
@@ -256,7 +261,7 @@ ENTRY_SHAPES = {
 @pytest.mark.parametrize("shape", sorted(ENTRY_SHAPES))
 def test_entry_point_shapes_give_their_audience(shape, tmp_path, monkeypatch):
     audience, files = ENTRY_SHAPES[shape]
-    assert audience_of_helper(tmp_path, monkeypatch, files) == {audience}
+    assert audience_of_helper(tmp_path, monkeypatch, files, helper=HTTP_HELPER if audience == "http" else VAGUE_HELPER) == {audience}
 
 
 def test_project_scripts_target_is_a_cli_entry_point(tmp_path, monkeypatch):

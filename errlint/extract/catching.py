@@ -60,9 +60,19 @@ def surfaces(handler: cst.ExceptHandler, code: str) -> bool:
 
 def replaced_types(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str]) -> FrozenSet[str]:
     """The classes a `try` catches with a handler that replaces them."""
+    return _types(handlers, qualify, code, surfacing=False)
+
+
+def relayed_types(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str]) -> FrozenSet[str]:
+    """The classes a `try` catches with a handler that re-raises or uses them (`surfaces`): the
+    raised text may go on in whatever the handler sends (`HTTPException(400, detail=str(e))`)."""
+    return _types(handlers, qualify, code, surfacing=True)
+
+
+def _types(handlers, qualify, code, surfacing: bool) -> FrozenSet[str]:
     out = set()
     for handler in handlers:
-        if not surfaces(handler, code(handler.body)):
+        if surfaces(handler, code(handler.body)) == surfacing:
             out.update(handler_types(handler, qualify))
     return frozenset(out)
 
@@ -89,6 +99,23 @@ def ancestors(cls: str, bases: Mapping[str, Iterable[str]], depth: int = 0) -> F
             if last not in out:
                 out |= ancestors(last, bases, depth + 1)
     return frozenset(out)
+
+
+# the error classes HTTP frameworks answer with their own status and text (Starlette/FastAPI
+# `HTTPException`, werkzeug's `HTTPException` subclasses and `abort`, aiohttp's `web.HTTP*`, DRF's
+# `APIException` and `ValidationError`, Django's `Http404`, `PermissionDenied`, ...), by last name
+HTTP_ERROR_CLASS = re.compile(
+    r"^(?:HTTP|Http)[A-Z0-9]\w*$|\w*(?:HTTPException|HttpError|HTTPError|APIException|ValidationError|WebSocketException)$"
+    r"|^(?:PermissionDenied|SuspiciousOperation|BadRequest|Unauthorized|Forbidden|NotFound|MethodNotAllowed|NotAcceptable"
+    r"|RequestTimeout|Conflict|Gone|LengthRequired|PreconditionFailed|RequestEntityTooLarge|UnsupportedMediaType"
+    r"|UnprocessableEntity|TooManyRequests|InternalServerError|ServiceUnavailable|NotAuthenticated|AuthenticationFailed"
+    r"|Throttled|ParseError)$")
+
+
+def http_error_class(cls: str, bases: Mapping[str, Iterable[str]]) -> bool:
+    """`cls` is, or derives from, an error class an HTTP framework answers with its own status and
+    text (`class Conflict(HTTPException)` in the project counts through `bases`)."""
+    return any(HTTP_ERROR_CLASS.match(name) for name in ancestors(cls, bases)) if cls else False
 
 
 def is_builtin_exception(cls: str) -> bool:

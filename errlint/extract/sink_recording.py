@@ -202,6 +202,9 @@ class SinkRecording:
                 protected = frozenset().union(*self.replacing)
                 before = self.func.caught.get(target)
                 self.func.caught[target] = protected if before is None else before & protected
+                relayed = frozenset().union(*self.relaying)
+                if relayed:  # the classes some call of `target` here is caught and used around
+                    self.func.relayed[target] = self.func.relayed.get(target, frozenset()) | relayed
         for kind, ref in extra:
             if kind == "call":
                 sink.add(ref)

@@ -24,7 +24,7 @@ from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
 from .imports import ImportNotes
-from .catching import class_key, replaced_types
+from .catching import class_key, relayed_types, replaced_types
 from .conditional_appends import extended_by_if, forget_exclusion
 from .links import ModuleLinks, carries_message, is_main_test, loop_tables
 from .scope import Binding, Reaching, Scope
@@ -100,6 +100,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.links = ModuleLinks()
         self.main_depth = 0
         self.replacing: List[FrozenSet[str]] = []  # per enclosing `try`: the classes its handlers catch and replace
+        self.relaying: List[FrozenSet[str]] = []  # per enclosing `try`: the classes its handlers catch and use or re-raise
         self.before_reply = False  # the next statement of the block is a raise or a return of a value
         self.exc_registry = exception_templates.Registry()
         self.error_tables = framework_sinks.ErrorTables()
@@ -351,12 +352,14 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         # what the calls in the body raise of these classes does not reach the reader: the handler
         # neither re-raises nor uses it
         self.replacing.append(replaced_types(stmt.handlers, self.qualify, self.code))
+        self.relaying.append(relayed_types(stmt.handlers, self.qualify, self.code))
         try:
             self.body_of(stmt)
         finally:
             self.collectors.pop()
             self.catching.pop()
             self.replacing.pop()
+            self.relaying.pop()
         earlier: Tuple[str, ...] = ()
         dead = cannot_raise(stmt.body)  # `try: return (statement, params)`: its handlers never run
         for handler in stmt.handlers if not dead else ():

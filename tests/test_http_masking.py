@@ -1,0 +1,87 @@
+"""An HTTP framework answers an exception that is not one of its HTTP error classes with a bare 500
+("Internal Server Error") and writes the text to the server log: a plain raise (`ValueError`,
+`RuntimeError`, a project class) that only HTTP handlers reach is not read by the HTTP client, so it
+is `exc` (`reachability.raise_audience`, "masked"). It stays `http` when its class is an HTTP error
+(also a project subclass of one), when a handler on the way uses it (`raise HTTPException(400,
+detail=str(e))`), or when the project registers code that turns exceptions into responses (an
+exception or error handler, a function middleware, a `BaseHTTPMiddleware`). Another reader that
+reaches it (a tool, a command) still reads it."""
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from errlint.cli import main
+from test_audience import make_project
+from test_passed_functions import audiences
+
+STORE = '''
+ITEMS = {"a": 1}
+
+
+def load(name):
+    if name not in ITEMS:
+        raise ValueError("Something went wrong.")
+    return ITEMS[name]
+'''
+
+
+def found(tmp_path, monkeypatch, app: str, extra: dict = None) -> set:
+    return audiences(tmp_path, monkeypatch, {"store.py": STORE, "app.py": app, **(extra or {})}, "store.py")
+
+
+FASTAPI = ("from fastapi import FastAPI, HTTPException\nfrom store import load\napp = FastAPI()\n\n"
+           "@app.get('/items/{name}')\nasync def item(name: str):\n    return load(name)\n")
+
+
+def test_a_plain_raise_a_fastapi_route_reaches_is_a_500(tmp_path, monkeypatch):
+    assert found(tmp_path, monkeypatch, FASTAPI) == {(7, "AEM101", "exc"), (7, "AEM202", "exc")}
+
+
+def test_a_flask_view_and_a_runtime_error(tmp_path, monkeypatch):
+    app = ("from flask import Flask\nfrom store import load\napp = Flask(__name__)\n\n"
+           "@app.route('/items/<name>')\ndef item(name):\n    return {'value': load(name)}\n")
+    assert {a for _, _, a in found(tmp_path, monkeypatch, app)} == {"exc"}
+
+
+def test_a_handler_that_turns_it_into_an_http_error_keeps_it_read(tmp_path, monkeypatch):
+    app = ("from fastapi import FastAPI, HTTPException\nfrom store import load\napp = FastAPI()\n\n"
+           "@app.get('/items/{name}')\nasync def item(name: str):\n    try:\n        return load(name)\n"
+           "    except ValueError as e:\n        raise HTTPException(status_code=404, detail=str(e))\n")
+    assert found(tmp_path, monkeypatch, app) == {(7, "AEM101", "http"), (7, "AEM202", "http")}
+
+
+def test_an_error_handler_in_the_project_keeps_it_read(tmp_path, monkeypatch):
+    app = ("from flask import Flask, jsonify\nfrom store import load\napp = Flask(__name__)\n\n"
+           "@app.errorhandler(ValueError)\ndef bad_value(e):\n    return jsonify(error=str(e)), 400\n\n"
+           "@app.route('/items/<name>')\ndef item(name):\n    return {'value': load(name)}\n")
+    assert {a for _, _, a in found(tmp_path, monkeypatch, app)} == {"http"}
+
+
+def test_an_exception_handler_registered_by_a_call_keeps_it_read(tmp_path, monkeypatch):
+    handlers = ("from starlette.responses import JSONResponse\n\nasync def on_value_error(request, exc):\n"
+                "    return JSONResponse({'error': str(exc)}, status_code=400)\n")
+    app = FASTAPI + "\nfrom handlers import on_value_error\napp.add_exception_handler(ValueError, on_value_error)\n"
+    assert {a for _, _, a in found(tmp_path, monkeypatch, app, {"handlers.py": handlers})} == {"http"}
+
+
+def test_a_project_subclass_of_http_exception_is_an_http_error(tmp_path, monkeypatch):
+    errors = ("from fastapi import HTTPException\n\nclass Missing(HTTPException):\n    def __init__(self, detail):\n"
+              "        super().__init__(status_code=404, detail=detail)\n")
+    store = STORE.replace('raise ValueError("Something went wrong.")', 'raise Missing("Something went wrong.")').replace('ITEMS = {"a": 1}', 'from errors import Missing\nITEMS = {"a": 1}')
+    found_ = audiences(tmp_path, monkeypatch, {"store.py": store, "errors.py": errors, "app.py": FASTAPI}, "store.py")
+    assert {a for _, _, a in found_} == {"http"} and found_
+
+
+def test_a_command_that_reaches_it_too_reads_it(tmp_path, monkeypatch):
+    cli = ("import click\nfrom store import load\n\n@click.command()\n@click.argument('name')\n"
+           "def show(name):\n    click.echo(load(name))\n")
+    assert found(tmp_path, monkeypatch, FASTAPI, {"cli.py": cli}) == {(7, "AEM101", "cli"), (7, "AEM202", "cli")}
+
+
+def test_show_audience_says_the_framework_answers_a_500(tmp_path, monkeypatch):
+    root = make_project(tmp_path, {"store.py": STORE, "app.py": FASTAPI})
+    monkeypatch.chdir(root)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--show-audience", "store.py:7", "."])
+    assert result.exit_code == 0, result.output
+    assert "audience exc: only HTTP handlers reach store.load, and its class is not an HTTP error" in result.output
+    assert "call chain: app.item -> store.load" in result.output
