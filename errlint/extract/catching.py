@@ -15,6 +15,7 @@ import builtins
 import functools
 import importlib
 import re
+from dataclasses import dataclass
 from typing import Callable, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple
 
 import libcst as cst
@@ -25,6 +26,17 @@ from .call_arguments import STDLIB
 GENERIC_CATCH = frozenset({"", "Exception", "BaseException", "builtins.Exception", "builtins.BaseException"})
 # uses of the caught exception that do not go through its name
 _SURFACING = re.compile(r"^\s*raise\s*$|\bsys\.exc_info\(|\btraceback\.(format_exc|print_exc|format_exception)\(|\.exception\(|exc_info\s*=\s*True", re.M)
+
+
+@dataclass(frozen=True)
+class TryFrame:
+    """What an enclosing `try` (or `contextlib.suppress`) does with what its body raises: the classes
+    its handlers replace, those they use or re-raise, and (classes, test) a handler replaces under
+    a test (`replaced_when`)."""
+
+    replaced: FrozenSet[str]
+    relayed: FrozenSet[str] = frozenset()
+    when: Tuple[Tuple[FrozenSet[str], cst.BaseExpression], ...] = ()
 
 
 def class_key(name: str) -> str:
@@ -67,6 +79,38 @@ def relayed_types(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.
     """The classes a `try` catches with a handler that re-raises or uses them (`surfaces`): the
     raised text may go on in whatever the handler sends (`HTTPException(400, detail=str(e))`)."""
     return _types(handlers, qualify, code, surfacing=True)
+
+
+def replaced_when(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str]) -> Tuple[Tuple[FrozenSet[str], cst.BaseExpression], ...]:
+    """(classes, test) for each handler that surfaces what it caught only past a first `if test:`
+    whose body replaces it and always leaves (a raise of another exception, a return):
+
+        except asyncio.TimeoutError as e:
+            if max_total_time is not None:
+                raise ArxivTimeoutError("... Please retry shortly.") from e
+            raise
+
+    A raise in the `try` under that same test is replaced by the handler: the bare `raise` is on
+    the other branch."""
+    out = []
+    for handler in handlers:
+        body = handler.body.body
+        if not body or not surfaces(handler, code(handler.body)):
+            continue
+        first = body[0]
+        if isinstance(first, cst.If) and first.orelse is None and _leaves(first.body) and not surfaces(handler, code(first.body)):
+            out.append((frozenset(handler_types(handler, qualify)), first.test))
+    return tuple(out)
+
+
+def _leaves(block: cst.BaseSuite) -> bool:
+    """The block ends in a raise of an exception or a return."""
+    last = block.body[-1] if isinstance(block, cst.IndentedBlock) and block.body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    elif isinstance(block, cst.SimpleStatementSuite):
+        last = block.body[-1] if block.body else None
+    return isinstance(last, cst.Return) or isinstance(last, cst.Raise) and last.exc is not None
 
 
 def _types(handlers, qualify, code, surfacing: bool) -> FrozenSet[str]:

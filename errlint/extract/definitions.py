@@ -59,16 +59,16 @@ class Definitions:
         scope = Scope("function", parent=self.scope if self.scope.kind == "function" else self.module_scope)
         for p in params:
             scope.bind(p.name, Binding("param", param=p))
-        saved = (self.func, self.scope, self.handlers, self.guards, self.collectors, self.catching, self.replacing, self.relaying, self.debug_depth)
+        saved = (self.func, self.scope, self.handlers, self.guards, self.collectors, self.catching, self.tries, self.debug_depth)
         self.func, self.scope = info, scope
-        self.handlers, self.guards, self.collectors, self.catching, self.replacing, self.relaying, self.debug_depth = [], [], [], [], [], [], 0
+        self.handlers, self.guards, self.collectors, self.catching, self.tries, self.debug_depth = [], [], [], [], [], 0
         try:
             self.body_of(stmt)
             if info.call_nodes:
                 info.call_args, info.refs = classify_calls(info.call_nodes, scope, info.param_names)
                 info.call_nodes = []
         finally:
-            self.func, self.scope, self.handlers, self.guards, self.collectors, self.catching, self.replacing, self.relaying, self.debug_depth = saved
+            self.func, self.scope, self.handlers, self.guards, self.collectors, self.catching, self.tries, self.debug_depth = saved
 
     def st_ClassDef(self, stmt: cst.ClassDef) -> None:
         bases = [self.qualify(arg.value) or self.code(arg.value) for arg in stmt.bases if arg.keyword is None]

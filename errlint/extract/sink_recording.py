@@ -199,10 +199,10 @@ class SinkRecording:
             if self.func is not None and (call.args and not target.startswith("[]") or may_be_project_call(target)):
                 self.func.call_nodes.append((target, call))
             if self.func is not None:  # the classes every call of `target` here is protected from
-                protected = frozenset().union(*self.replacing)
+                protected = self.replaced_here()
                 before = self.func.caught.get(target)
                 self.func.caught[target] = protected if before is None else before & protected
-                relayed = frozenset().union(*self.relaying)
+                relayed = frozenset().union(*(frame.relayed for frame in self.tries))
                 if relayed:  # the classes some call of `target` here is caught and used around
                     self.func.relayed[target] = self.func.relayed.get(target, frozenset()) | relayed
         for kind, ref in extra:

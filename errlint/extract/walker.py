@@ -24,7 +24,7 @@ from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
 from .imports import ImportNotes
-from .catching import class_key, relayed_types, replaced_types
+from .catching import TryFrame, class_key, relayed_types, replaced_types, replaced_when
 from .conditional_appends import extended_by_if, forget_exclusion
 from .links import ModuleLinks, carries_message, is_main_test, loop_tables
 from .scope import Binding, Reaching, Scope
@@ -99,8 +99,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.reaching: List[Reaching] = []  # per block being walked: the plain assignments that reach here
         self.links = ModuleLinks()
         self.main_depth = 0
-        self.replacing: List[FrozenSet[str]] = []  # per enclosing `try`: the classes its handlers catch and replace
-        self.relaying: List[FrozenSet[str]] = []  # per enclosing `try`: the classes its handlers catch and use or re-raise
+        self.tries: List[TryFrame] = []  # per enclosing `try`: what its handlers replace and relay
         self.before_reply = False  # the next statement of the block is a raise or a return of a value
         self.exc_registry = exception_templates.Registry()
         self.error_tables = framework_sinks.ErrorTables()
@@ -330,12 +329,24 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
             return
         # `with contextlib.suppress(ValueError):` is a `try` whose handler swallows those classes
         self.catching.append(tuple(suppressed))
-        self.replacing.append(frozenset(class_key(t) for t in suppressed))
+        self.tries.append(TryFrame(frozenset(class_key(t) for t in suppressed)))
         try:
             self.body_of(stmt)
         finally:
             self.catching.pop()
-            self.replacing.pop()
+            self.tries.pop()
+
+    def replaced_here(self) -> FrozenSet[str]:
+        """The classes the enclosing `try` blocks replace at this point: their handlers', and those a
+        handler replaces under a test that guards this point too (`catching.replaced_when`)."""
+        out: Set[str] = set()
+        for frame in self.tries:
+            out |= frame.replaced
+            for types, test in frame.when:
+                code = self.code(test)
+                if any(g.kind == "if" and not g.negated and g.test is not None and self.code(g.test) == code for g in self.guards):
+                    out |= types
+        return frozenset(out)
 
     def st_Try(self, stmt: cst.Try) -> None:
         collector = _TryCollector()
@@ -351,15 +362,15 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.catching.append(tuple(caught))
         # what the calls in the body raise of these classes does not reach the reader: the handler
         # neither re-raises nor uses it
-        self.replacing.append(replaced_types(stmt.handlers, self.qualify, self.code))
-        self.relaying.append(relayed_types(stmt.handlers, self.qualify, self.code))
+        handlers = stmt.handlers
+        self.tries.append(TryFrame(replaced_types(handlers, self.qualify, self.code), relayed_types(handlers, self.qualify, self.code),
+                                   replaced_when(handlers, self.qualify, self.code)))
         try:
             self.body_of(stmt)
         finally:
             self.collectors.pop()
             self.catching.pop()
-            self.replacing.pop()
-            self.relaying.pop()
+            self.tries.pop()
         earlier: Tuple[str, ...] = ()
         dead = cannot_raise(stmt.body)  # `try: return (statement, params)`: its handlers never run
         for handler in stmt.handlers if not dead else ():
@@ -444,7 +455,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
             exits_after=self.exits_after,
             exit_code=self.exit_code,
             catching=tuple(t for group in reversed(self.catching) for t in group),
-            replacing=frozenset().union(*self.replacing),
+            replacing=self.replaced_here(),
         )
 
     def record(self, kind: str, callee: str, node: cst.CSTNode, expr: Optional[cst.CSTNode], args: Sequence[cst.CSTNode] = (), **extra: object) -> None:
