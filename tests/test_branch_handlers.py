@@ -1,5 +1,5 @@
 """A handler that re-raises what it caught only past a first `if test:` whose body replaces it and
-always leaves (`catching.replaced_when`) replaces a raise the `try` makes under that same test: the
+always leaves (`catching.try_frame`) replaces a raise the `try` makes under that same test: the
 bare `raise` is on the other branch. The raise is then control flow (in its own function) or read by
 nobody (in a function the `try` calls), like one any replacing handler catches."""
 from __future__ import annotations

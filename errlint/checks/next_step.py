@@ -64,7 +64,9 @@ class MissingNextStep(PartRule):
     a call that received one).
     A step printed on the following output line of the same run counts (`print("Error: no config",
     file=sys.stderr)` then `print("Run `tool init`.", file=sys.stderr)`), and so does a stated extent
-    ("line 90 out of range (file has 40 lines)") or wait ("cooling down for ~{s}s"). So does a
+    ("line 90 out of range (file has 40 lines)"), a bound stated with its value ("lower than the
+    first value {first}", "file too large (> {MAX_BYTES} bytes)") or wait ("cooling down for
+    ~{s}s"). So does a
     message that makes the step plain: it names the required inputs the call left out ("filepath and
     content arguments required"), states the requirement in words of its own ("end before start",
     "not a boolean", "must exist in the schema file"), shows the missing file a CLI user or HTTP

@@ -32,7 +32,7 @@ _SURFACING = re.compile(r"^\s*raise\s*$|\bsys\.exc_info\(|\btraceback\.(format_e
 class TryFrame:
     """What an enclosing `try` (or `contextlib.suppress`) does with what its body raises: the classes
     its handlers replace, those they use or re-raise, and (classes, test) a handler replaces under
-    a test (`replaced_when`)."""
+    a test (see `try_frame`)."""
 
     replaced: FrozenSet[str]
     relayed: FrozenSet[str] = frozenset()
@@ -70,37 +70,34 @@ def surfaces(handler: cst.ExceptHandler, code: str) -> bool:
     return bool(_SURFACING.search(code))
 
 
-def replaced_types(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str]) -> FrozenSet[str]:
-    """The classes a `try` catches with a handler that replaces them."""
-    return _types(handlers, qualify, code, surfacing=False)
+def try_frame(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str]) -> TryFrame:
+    """What a `try`'s handlers do with what its body raises, each handler read once:
+    - `replaced`: the classes a handler catches and neither re-raises nor uses;
+    - `relayed`: the classes a handler catches and re-raises or uses (`surfaces`): the raised text
+      may go on in whatever the handler sends (`HTTPException(400, detail=str(e))`);
+    - `when`: (classes, test) for a handler that surfaces what it caught only past a first
+      `if test:` whose body replaces it and always leaves (a raise of another exception, a return):
 
+          except asyncio.TimeoutError as e:
+              if max_total_time is not None:
+                  raise ArxivTimeoutError("... Please retry shortly.") from e
+              raise
 
-def relayed_types(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str]) -> FrozenSet[str]:
-    """The classes a `try` catches with a handler that re-raises or uses them (`surfaces`): the
-    raised text may go on in whatever the handler sends (`HTTPException(400, detail=str(e))`)."""
-    return _types(handlers, qualify, code, surfacing=True)
-
-
-def replaced_when(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str]) -> Tuple[Tuple[FrozenSet[str], cst.BaseExpression], ...]:
-    """(classes, test) for each handler that surfaces what it caught only past a first `if test:`
-    whose body replaces it and always leaves (a raise of another exception, a return):
-
-        except asyncio.TimeoutError as e:
-            if max_total_time is not None:
-                raise ArxivTimeoutError("... Please retry shortly.") from e
-            raise
-
-    A raise in the `try` under that same test is replaced by the handler: the bare `raise` is on
-    the other branch."""
-    out = []
+      A raise in the `try` under that same test is replaced: the bare `raise` is on the other branch.
+    """
+    replaced: set = set()
+    relayed: set = set()
+    when = []
     for handler in handlers:
-        body = handler.body.body
-        if not body or not surfaces(handler, code(handler.body)):
+        types = handler_types(handler, qualify)
+        if not surfaces(handler, code(handler.body)):
+            replaced.update(types)
             continue
-        first = body[0]
+        relayed.update(types)
+        first = handler.body.body[0] if handler.body.body else None
         if isinstance(first, cst.If) and first.orelse is None and _leaves(first.body) and not surfaces(handler, code(first.body)):
-            out.append((frozenset(handler_types(handler, qualify)), first.test))
-    return tuple(out)
+            when.append((frozenset(types), first.test))
+    return TryFrame(frozenset(replaced), frozenset(relayed), tuple(when))
 
 
 def _leaves(block: cst.BaseSuite) -> bool:
@@ -111,14 +108,6 @@ def _leaves(block: cst.BaseSuite) -> bool:
     elif isinstance(block, cst.SimpleStatementSuite):
         last = block.body[-1] if block.body else None
     return isinstance(last, cst.Return) or isinstance(last, cst.Raise) and last.exc is not None
-
-
-def _types(handlers, qualify, code, surfacing: bool) -> FrozenSet[str]:
-    out = set()
-    for handler in handlers:
-        if surfaces(handler, code(handler.body)) == surfacing:
-            out.update(handler_types(handler, qualify))
-    return frozenset(out)
 
 
 def _superclass_names(obj: object) -> Tuple[str, ...]:

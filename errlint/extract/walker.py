@@ -24,7 +24,7 @@ from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
 from .imports import ImportNotes
-from .catching import TryFrame, class_key, relayed_types, replaced_types, replaced_when
+from .catching import TryFrame, class_key, try_frame
 from .conditional_appends import extended_by_if, forget_exclusion
 from .links import ModuleLinks, carries_message, is_main_test, loop_tables
 from .scope import Binding, Reaching, Scope
@@ -338,7 +338,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
 
     def replaced_here(self) -> FrozenSet[str]:
         """The classes the enclosing `try` blocks replace at this point: their handlers', and those a
-        handler replaces under a test that guards this point too (`catching.replaced_when`)."""
+        handler replaces under a test that guards this point too (`catching.try_frame`)."""
         out: Set[str] = set()
         for frame in self.tries:
             out |= frame.replaced
@@ -362,9 +362,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.catching.append(tuple(caught))
         # what the calls in the body raise of these classes does not reach the reader: the handler
         # neither re-raises nor uses it
-        handlers = stmt.handlers
-        self.tries.append(TryFrame(replaced_types(handlers, self.qualify, self.code), relayed_types(handlers, self.qualify, self.code),
-                                   replaced_when(handlers, self.qualify, self.code)))
+        self.tries.append(try_frame(stmt.handlers, self.qualify, self.code))
         try:
             self.body_of(stmt)
         finally:
