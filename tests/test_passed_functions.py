@@ -39,9 +39,11 @@ def test_a_method_a_command_submits_to_an_executor(tmp_path, monkeypatch):
 
 
 def test_a_function_an_http_handler_runs_in_the_event_loops_executor(tmp_path, monkeypatch):
-    app = ("import asyncio\nfrom fastapi import FastAPI\nfrom loader import load_source\napp = FastAPI()\n\n"
+    # the route turns the helper's ValueError into a 400 with its text (a plain raise alone would be a bare 500)
+    app = ("import asyncio\nfrom fastapi import FastAPI, HTTPException\nfrom loader import load_source\napp = FastAPI()\n\n"
            "@app.get('/papers/{paper_id}')\nasync def paper(paper_id: str):\n"
-           "    loop = asyncio.get_running_loop()\n    return await loop.run_in_executor(None, load_source, paper_id)\n")
+           "    loop = asyncio.get_running_loop()\n    try:\n        return await loop.run_in_executor(None, load_source, paper_id)\n"
+           "    except ValueError as e:\n        raise HTTPException(status_code=400, detail=str(e))\n")
     found = audiences(tmp_path, monkeypatch, {"loader.py": LOADER, "app.py": app})
     assert found == {(4, "AEM101", "http"), (4, "AEM202", "http")}
 

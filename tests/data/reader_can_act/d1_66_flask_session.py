@@ -12,3 +12,9 @@ def _user() -> str:
 @app.route("/me")
 def me():
     return {"user": _user()}
+
+
+@app.errorhandler(PermissionError)
+def denied(error):
+    # without a handler Flask answers a bare 500 and the text goes to the log
+    return {"error": str(error)}, 403
