@@ -16,7 +16,7 @@ import libcst as cst
 
 from .checks.base import FileContext, Rule, all_rules
 from .checks.verdict import one_verdict
-from . import project_model
+from . import project_summary
 from .families import family_of
 from .extract.catching import raised_class
 from .extract.provenance import Provenance
@@ -119,7 +119,7 @@ def _facts_only(name: str, data: bytes, run: RunContext) -> FileResult:
         facts = extract(parsed[0], run.settings.logger_objects)
     except RecursionError:
         return FileResult(name, [], None)
-    return FileResult(name, [], None, base=[], summary=project_model.summarize(facts))
+    return FileResult(name, [], None, base=[], summary=project_summary.summarize(facts))
 
 
 def display_name(path: str) -> str:
@@ -187,7 +187,7 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     caught = run.caught | scan_caught_names(text)
     ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs, text, caught=caught,
                       pass_through=run.pass_through, literal_aliases=dict(run.literal_aliases))
-    summary = project_model.summarize(facts)
+    summary = project_summary.summarize(facts)
     local = None
     findings: Dict[object, List[Tuple[Rule, Finding]]] = {None: []}
     internal: List[Diagnostic] = []

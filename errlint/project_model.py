@@ -2,22 +2,18 @@
 the project (absolute, relative, aliased, `from x import *`) and its calls (plain, `self.m()`/`cls.m()`,
 module attributes, dispatch tables, `functools.partial`, wrapping decorators).
 
-It is built from what the per-file pass already extracted (`summarize` turns a file's `FileFacts` into
-a small JSON-able summary, cached with the file's results); no file is parsed twice.
+It is built from what the per-file pass already extracted (`project_summary.summarize` turns a file's
+`FileFacts` into a small JSON-able summary, cached with the file's results); no file is parsed twice.
 """
 from __future__ import annotations
 
 import os
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-import libcst as cst
-
-from .entry_points import function_entry, imported_packages
 from .extract.call_arguments import runs_detached
-from .extract.receivers import is_stub
 from .method_dispatch import MethodDispatch
+from .project_summary import Summary
 
-Summary = dict
 # the "classes caught" of a call edge to a function a runner calls detached (a thread or process
 # target, a loop callback, an exit hook): no raise of the function comes back along it
 DETACHED = "<detached>"
@@ -30,53 +26,6 @@ RELAYED = "~"
 # a middleware class
 CATCHER_DECORATORS = frozenset({"exception_handler", "errorhandler", "app_errorhandler", "middleware"})
 CATCHER_CALLS = frozenset({"add_exception_handler", "register_error_handler"})
-
-
-def summarize(facts) -> Summary:
-    """The project facts of one file (`extract.walker.FileFacts`), as plain data."""
-    links = facts.links
-    functions = {}
-    frameworks = imported_packages(facts.imports)
-    for info in facts.functions:
-        entry = function_entry(info, facts.imports, links.classes if links else {}, frameworks)
-        functions[info.qualname] = {
-            "cls": info.class_name,
-            "parent": info.parent.qualname if info.parent is not None else "",
-            "entry": list(entry) if entry else None,
-            "calls": sorted(info.qcalls),
-            "rets": sorted(info.rets),
-            "caught": {t: sorted(c) for t, c in sorted(info.caught.items()) if c},
-            "relayed": {t: sorted(c) for t, c in sorted(info.relayed.items())},
-            "params": signature(info.node),
-            "args": info.call_args,
-            "refs": info.refs,
-            "decos": list(info.decorators),
-            "request": bool(info.params) and info.params[0].name == "request",
-            "stub": bool(info.class_name) and is_stub(info.node, info.decorators),
-        }
-    return {
-        "fns": functions,
-        "imports": dict(facts.imports),
-        "stars": list(links.stars) if links else [],
-        "tables": {k: list(v) for k, v in links.tables.items()} if links else {},
-        "classes": {k: list(v) for k, v in links.classes.items()} if links else {},
-        "attrs": {k: sorted(v) for k, v in links.attrs.items()} if links else {},
-        "mcalls": sorted(links.module_calls) if links else [],
-        "main": sorted(links.main_calls) if links else [],
-        "entries": [list(e) for e in links.entries] if links else [],
-        "tools": [list(t) for t in links.tool_names] if links else [],
-        "serving": sorted(links.serving) if links else [],
-    }
-
-
-def signature(node) -> list:
-    """[positional names, keyword-only names, *args name, **kwargs name] of a `def`."""
-    params = getattr(node, "params", None)
-    if params is None:
-        return [[], [], "", ""]
-    star = params.star_arg.name.value if isinstance(getattr(params.star_arg, "name", None), cst.Name) else ""
-    return [[p.name.value for p in list(params.posonly_params) + list(params.params)], [p.name.value for p in params.kwonly_params],
-            star, params.star_kwarg.name.value if params.star_kwarg is not None else ""]
 
 
 TEST_DIRS = {"tests", "test", "testing"}

@@ -45,7 +45,7 @@ class FileResult:
     parsed: bool = True
     internal_error: bool = False
     # for the project pass: audience-independent diagnostics, audience-dependent variants
-    # (project_audience), and the file's project facts (project_model.summarize)
+    # (project_audience), and the file's project facts (project_summary.summarize)
     base: Optional[List[Diagnostic]] = None
     variants: List[dict] = field(default_factory=list)
     summary: Optional[dict] = None

@@ -242,7 +242,7 @@ def test_each_receiver_shape_is_recorded_for_the_project_model():
     import libcst
 
     from errlint.extract.walker import extract
-    from errlint.project_model import summarize
+    from errlint.project_summary import summarize
 
     calls = summarize(extract(libcst.parse_module(RECORDED)))["fns"]["go"]["calls"]
     assert sorted(calls) == sorted([

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from errlint.extract.walker import extract
 from errlint.parameter_inputs import input_params
-from errlint.project_model import ProjectModel, summarize
+from errlint.project_model import ProjectModel
+from errlint.project_summary import summarize
 
 import libcst as cst
 
