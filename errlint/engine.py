@@ -206,6 +206,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
         cls = raised_class(message)
         if cls is not None:
             record["cls"] = cls
+            if cls:
+                record["qcls"] = message.callee  # the class as the code qualifies it (`requests.HTTPError`)
         if kind == "reply":
             audiences: Sequence[str] = ("reply",)
         elif kind == "sink":

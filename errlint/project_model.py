@@ -26,6 +26,7 @@ RELAYED = "~"
 # a middleware class
 CATCHER_DECORATORS = frozenset({"exception_handler", "errorhandler", "app_errorhandler", "middleware"})
 CATCHER_CALLS = frozenset({"add_exception_handler", "register_error_handler"})
+CATCHER_METHODS = frozenset({"process_exception", "handle_exception"})  # Django middleware, Flask/aiohttp overrides
 
 
 TEST_DIRS = {"tests", "test", "testing"}
@@ -86,6 +87,7 @@ class ProjectModel(MethodDispatch):
         self._self_bases: Dict[Tuple[str, str, str], Optional[str]] = {}  # see _resolve_on_self
         self._linked: Optional[Set[str]] = None
         self._catchers: Optional[bool] = None
+        self._qbases: Optional[Dict[str, List[str]]] = None
         self._bases: Optional[Dict[str, List[str]]] = None
         self._incoming: Optional[Tuple[Dict[str, List[Tuple[str, str, Tuple[str, ...]]]], Set[str]]] = None
         self._hierarchy = None  # MethodDispatch's, built on first use
@@ -131,20 +133,24 @@ class ProjectModel(MethodDispatch):
 
     @property
     def http_catchers(self) -> bool:
-        """The project turns exceptions into HTTP responses of its own somewhere: an exception or
-        error handler (`@app.exception_handler(...)`, `@app.errorhandler(...)`,
-        `add_exception_handler`, `register_error_handler`), a function middleware, or a
-        `BaseHTTPMiddleware` subclass. Which classes they catch is not recorded, so any of them
-        keeps a plain raise's text possibly read by the HTTP client."""
+        """The project turns exceptions into HTTP responses of its own somewhere (tests left out): an
+        exception or error handler (`@app.exception_handler(...)`, `@app.errorhandler(...)`,
+        `add_exception_handler`, `register_error_handler`, `exception_handlers=` of the app), a
+        middleware (a function one, `add_middleware`, `middleware=`/`middlewares=` of the app, a
+        `BaseHTTPMiddleware` subclass, a Django `process_exception` method), or a custom DRF
+        exception handler. Which classes they catch is not recorded, so any of them keeps a plain
+        raise's text possibly read by the HTTP client."""
         if self._catchers is None:
             last = lambda name: name.rsplit(".", 1)[-1]  # noqa: E731
+            live = {m: s for m, s in self.modules.items() if not is_test_module(m)}
             self._catchers = any(
                 any(last(d).split("(", 1)[0] in CATCHER_DECORATORS for d in fn["decos"]) or any(last(c) in CATCHER_CALLS for c in fn["calls"])
-                for fn in self.functions.values()
+                or last(fq) in CATCHER_METHODS
+                for fq, fn in self.functions.items() if self.module_of[fq] in live
             ) or any(
-                any(last(c) in CATCHER_CALLS for c in summary["mcalls"] + summary["main"])
+                summary.get("catchers") or any(last(c) in CATCHER_CALLS for c in summary["mcalls"] + summary["main"])
                 or any(last(b) == "BaseHTTPMiddleware" for bases in summary.get("classes", {}).values() for b in bases)
-                for summary in self.modules.values()
+                for summary in live.values()
             )
         return self._catchers
 
@@ -220,14 +226,22 @@ class ProjectModel(MethodDispatch):
         for name in fn["calls"]:
             types = tuple(caught.get(name, ())) + tuple(RELAYED + t for t in relayed.get(name, ()))
             out.extend((t, types) for t in self.resolve(module, name, node))
+        detached = set()
         for name, via in fn.get("refs", ()):  # a function passed on as a value runs inside the call it is passed to
-            types = (DETACHED,) if runs_detached(via) else tuple(caught.get(via, ())) + tuple(RELAYED + t for t in relayed.get(via, ()))
+            if runs_detached(via) and not self.resolve(module, via, node):  # not a project class named `Timer`
+                detached.add(name)
+                types: Tuple[str, ...] = (DETACHED,)
+            else:
+                types = tuple(caught.get(via, ())) + tuple(RELAYED + t for t in relayed.get(via, ()))
             out.extend((t, types) for t in self.resolve(module, name, node))
         for deco in fn["decos"]:  # a wrapping decorator runs around the function: its wrapper is reached
             for target in self.resolve(module, deco, node):
                 out.append((target, ()))
                 out.extend((t, ()) for t in self.nested(target))
-        out.extend((t, ()) for t in self.nested(node))
+        calls = set(fn["calls"])
+        for t in self.nested(node):  # one only passed to a thread (`Thread(target=work)`) runs detached
+            short = t.rsplit(".", 1)[-1]
+            out.append((t, (DETACHED,) if short in detached and short not in calls else ()))
         return out
 
     @property
@@ -239,6 +253,17 @@ class ProjectModel(MethodDispatch):
                 for name, bases in summary.get("classes", {}).items():
                     self._bases.setdefault(name.rsplit(".", 1)[-1], []).extend(b.rsplit(".", 1)[-1] for b in bases)
         return self._bases
+
+    @property
+    def qualified_bases(self) -> Dict[str, List[str]]:
+        """Every project class's bases as its module qualifies them (`fastapi.HTTPException`), by
+        class name (last dotted name)."""
+        if self._qbases is None:
+            self._qbases = {}
+            for summary in self.modules.values():
+                for name, bases in summary.get("classes", {}).items():
+                    self._qbases.setdefault(name.rsplit(".", 1)[-1], []).extend(bases)
+        return self._qbases
 
     def nested(self, fq: str) -> List[str]:
         return self.children.get(fq, [])

@@ -49,6 +49,7 @@ def summarize(facts) -> Summary:
         "entries": [list(e) for e in links.entries] if links else [],
         "tools": [list(t) for t in links.tool_names] if links else [],
         "serving": sorted(links.serving) if links else [],
+        "catchers": bool(links and links.catchers),
     }
 
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .entry_points import AUDIENCE_ORDER
-from .extract.catching import catches, http_error_class
+from .extract.catching import catches, not_an_http_error
 from .model import Diagnostic
 from .parameter_inputs import ParameterInputs
 from .project_model import DETACHED, RELAYED, ProjectModel, is_test_module
@@ -59,8 +59,8 @@ class Reach:
             self.parent[audience] = self._walk(roots, step)
         self._edges = edges
         self._screen: Optional[Dict[str, Optional[str]]] = None
-        self._raised: Dict[Tuple[str, str, bool], Tuple[Optional[str], Tuple[str, ...]]] = {}
-        self.exc_reason: Dict[Tuple[str, str, bool], str] = {}  # see raise_audience
+        self._raised: Dict[Tuple[str, str, str], Tuple[Optional[str], Tuple[str, ...]]] = {}
+        self.exc_reason: Dict[Tuple[str, str, str], str] = {}  # see raise_audience
         self.params = ParameterInputs(model, set(self.roots))
         self._replaced: Dict[Tuple[str, str], bool] = {}
         self.entry_modules = {model.module_of.get(node, node.partition(":")[2]) for node, _, _ in self.entries}
@@ -105,16 +105,17 @@ class Reach:
                 return audience, self.chain(audience, fq)
         return "exc", ()
 
-    def raise_audience(self, fq: str, cls: str, plain: bool = False) -> Tuple[Optional[str], Tuple[str, ...]]:
+    def raise_audience(self, fq: str, cls: str, plain: str = "") -> Tuple[Optional[str], Tuple[str, ...]]:
         """(audience, chain) of a raise of class `cls` in `fq`, following only the calls whose
         caller does not catch and replace `cls` (`extract.catching`); (None, ()) when every path
         from an entry point replaces it (nobody reads its text). ("exc", ()) when no entry point's
         reader gets the text (`exc_reason` says why):
         - "detached": the paths that do not replace it all run a function detached (a thread or
           process target, a loop callback): the runtime prints the raise;
-        - "masked": a `plain` raise (not an HTTP framework's error class) only HTTP handlers reach,
-          and nothing on the way or in the project turns it into a response of its own: the
-          framework answers a bare 500 ("Internal Server Error") and logs the text.
+        - "masked": a raise of a `plain` class (its qualified name, known not to be a web
+          framework's error class: `catching.not_an_http_error`) that only HTTP handlers reach, and
+          nothing on the way or in the project turns into a response of its own: the framework
+          answers a bare 500 ("Internal Server Error") and logs the text.
         Call only for a reached `fq`."""
         key = (fq, cls, plain)
         if key not in self._raised:
@@ -123,6 +124,7 @@ class Reach:
             queue = [fq]
             found: Dict[str, str] = {}
             detached = relayed = False
+            screen: Optional[Tuple[str, str]] = None  # (a CLI's function that starts a thread, the target side)
             while queue:
                 node = queue.pop(0)
                 for audience in self.roots.get(node, ()):
@@ -130,14 +132,28 @@ class Reach:
                 for caller, types in self.callers.get(node, ()):
                     if DETACHED in types:
                         detached = True
+                        if screen is None and self.on_screen(caller):
+                            screen = (caller, node)  # the runtime prints the traceback on the user's terminal
                     elif caller not in child and not catches(types, cls, bases):
                         relayed = relayed or catches([t[len(RELAYED):] for t in types if t.startswith(RELAYED)], cls, bases)
                         child[caller] = node
                         queue.append(caller)
-            masked = plain and bool(cls) and "http" in found and not relayed and not self.model.http_catchers and not http_error_class(cls, bases)
+            masked = ("http" in found and not relayed and not self.model.http_catchers
+                      and not_an_http_error(plain, self.model.qualified_bases))
             if masked:
                 del found["http"]
             best = next((a for a in AUDIENCE_ORDER if a in found), None)
+            if best is None and screen is not None:
+                # a thread or process a CLI command starts: what it raises is printed, with its
+                # traceback, on the terminal of the person who ran the command
+                caller, node = screen
+                tail: List[str] = []
+                step_: Optional[str] = node
+                while step_ is not None and len(tail) < 50:
+                    tail.append(step_)
+                    step_ = child[step_]
+                self._raised[key] = ("cli", self.chain("cli", caller) + tuple(tail))
+                return self._raised[key]
             if best is None and (detached or masked):
                 self.exc_reason[key] = "masked" if masked else "detached"
                 self._raised[key] = ("exc", ())
@@ -227,7 +243,7 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
         return "exc", (), ""
     audience, chain = reach.audience(node)
     if chain and "cls" in record:
-        raised, chain = reach.raise_audience(node, record["cls"], plain=True)
+        raised, chain = reach.raise_audience(node, record["cls"], record.get("qcls", ""))
         if raised is None:
             return NOBODY, (), ""
         audience = raised
@@ -277,7 +293,7 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
     if record.get("signal"):
         return ["audience exc: the code handles this exception itself (a private class, one the project "
                 "catches by name, or one caught around the raise); the handler's message is judged"]
-    plain = record["kind"] != "sink"
+    plain = record.get("qcls", "") if record["kind"] != "sink" else ""
     raised = reach.raise_audience(node, record["cls"], plain) if chain and "cls" in record else None
     if raised == ("exc", ()) and reach.exc_reason.get((node, record["cls"], plain)) == "masked":
         return [f"audience exc: only HTTP handlers reach {node}, and its class is not an HTTP error: the framework "

@@ -67,3 +67,10 @@ def test_a_helper_the_try_calls_under_the_test_is_read_by_nobody(tmp_path, monke
     assert audiences(tmp_path, monkeypatch, {"cache.py": cache, "server.py": server}, "cache.py") == set()
     uncached = server.replace("        if cached:\n            raise ToolError", "        if not cached:\n            raise ToolError")
     assert {a for _, _, a in audiences(tmp_path / "again", monkeypatch, {"cache.py": cache, "server.py": uncached}, "cache.py")} == {"agent"}
+
+
+def test_a_try_that_changes_the_tested_name_keeps_the_raise():
+    # `budget = None` before the raise: the handler's `if budget is not None:` is then false, and
+    # its bare `raise` hands the text on
+    code = BUDGET.replace("            if budget <= 0:\n", "            if budget <= 0:\n                budget = None\n", 1)
+    assert "budget = None" in code and 15 in rows(code)

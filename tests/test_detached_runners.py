@@ -59,12 +59,29 @@ def test_a_callback_on_the_event_loop_and_on_a_future(tmp_path, monkeypatch):
     assert {row for row, _, _ in found} == {8, 13}
 
 
-def test_an_exit_hook_a_command_registers(tmp_path, monkeypatch):
-    cli = ("import atexit\nimport click\n\n\ndef cleanup(path):\n    if path.endswith('.lock'):\n"
-           "        raise OSError('An error occurred.')\n\n\n@click.command()\n@click.argument('path')\n"
-           "def main(path):\n    atexit.register(cleanup, path)\n    click.echo(path)\n")
+def test_an_exit_hook_a_server_registers(tmp_path, monkeypatch):
+    server = ("import atexit\nfrom fastmcp import FastMCP\nmcp = FastMCP('x')\n\n\ndef cleanup(path):\n"
+              "    if path.endswith('.lock'):\n        raise OSError('An error occurred.')\n\n\n@mcp.tool()\n"
+              "def lock(path: str) -> str:\n    atexit.register(cleanup, path)\n    return path\n")
+    found = audiences(tmp_path, monkeypatch, {"server.py": server}, "server.py")
+    assert {a for _, _, a in found} == {"exc"} and {row for row, _, _ in found} == {8}
+
+
+def test_a_thread_or_exit_hook_a_command_starts_prints_on_its_terminal(tmp_path, monkeypatch):
+    # the runtime prints what a thread (or an exit hook) raises, with its traceback, on the stderr of
+    # the command's own process: the person who ran the command reads it
+    cli = ("import atexit\nimport threading\nimport click\n\n\ndef cleanup(path):\n    if path.endswith('.lock'):\n"
+           "        raise OSError('An error occurred.')\n\n\ndef watch(path):\n    if not path:\n"
+           "        raise ValueError('Something went wrong.')\n\n\n@click.command()\n@click.argument('path')\n"
+           "def main(path):\n    atexit.register(cleanup, path)\n    threading.Thread(target=watch, args=(path,)).start()\n")
     found = audiences(tmp_path, monkeypatch, {"cli.py": cli}, "cli.py")
-    assert {a for _, _, a in found} == {"exc"} and {row for row, _, _ in found} == {7}
+    assert {a for _, _, a in found} == {"cli"} and {row for row, _, _ in found} == {8, 13}
+    root = make_project(tmp_path / "again", {"cli.py": cli})
+    monkeypatch.chdir(root)
+    from click.testing import CliRunner
+    from errlint.cli import main
+    shown = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--show-audience", "cli.py:13", "."]).output
+    assert "audience cli" in shown and "cli.main -> cli.watch" in shown
 
 
 def test_a_direct_call_beside_the_thread_still_brings_the_raise_back(tmp_path, monkeypatch):
@@ -98,3 +115,23 @@ def test_show_audience_says_the_path_runs_detached(tmp_path, monkeypatch):
     assert "audience exc: every call path from an entry point to loader.load_source runs it detached" in result.output
     assert "server.prefetch -> loader.load_source" in result.output
     assert run_json(root, monkeypatch, "--preview")  # the project still lints
+
+
+def test_a_nested_function_only_passed_to_a_thread(tmp_path, monkeypatch):
+    server = ("import threading\nfrom fastmcp import FastMCP\nmcp = FastMCP('x')\n\n@mcp.tool()\ndef warm(path: str) -> str:\n"
+              "    def work():\n        if not path:\n            raise ValueError('Something went wrong.')\n"
+              "    threading.Thread(target=work).start()\n    return 'started'\n")
+    assert {a for _, _, a in audiences(tmp_path, monkeypatch, {"server.py": server}, "server.py")} == {"exc"}
+    called = server.replace("    threading.Thread(target=work).start()\n", "    threading.Thread(target=work).start()\n    work()\n")
+    assert {a for _, _, a in audiences(tmp_path / "again", monkeypatch, {"server.py": called}, "server.py")} == {"agent"}
+
+
+def test_a_project_class_named_like_a_runner_calls_back_in_place(tmp_path, monkeypatch):
+    # a context manager of the project's own, `Timer(on_done=check)`, calls `check` in `__exit__`
+    helpers = ("import time\n\nclass Timer:\n    def __init__(self, on_done):\n        self.on_done = on_done\n\n"
+               "    def __enter__(self):\n        self.start = time.monotonic()\n        return self\n\n"
+               "    def __exit__(self, *exc):\n        self.on_done(time.monotonic() - self.start)\n\n\n"
+               "def check(elapsed):\n    if elapsed > 10:\n        raise RuntimeError('Something went wrong.')\n")
+    server = ("from fastmcp import FastMCP\nfrom helpers import Timer, check\nmcp = FastMCP('x')\n\n@mcp.tool()\n"
+              "def run(path: str) -> str:\n    with Timer(on_done=check):\n        return path\n")
+    assert {a for _, _, a in audiences(tmp_path, monkeypatch, {"helpers.py": helpers, "server.py": server}, "helpers.py")} == {"agent"}

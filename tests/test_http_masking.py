@@ -85,3 +85,78 @@ def test_show_audience_says_the_framework_answers_a_500(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "audience exc: only HTTP handlers reach store.load, and its class is not an HTTP error" in result.output
     assert "call chain: app.item -> store.load" in result.output
+
+
+# -- the class decides by what it is, not by its name ------------------------------------------------
+
+def _raising(cls_line: str, raise_expr: str) -> dict:
+    store = (f"{cls_line}\nITEMS = {{'a': 1}}\n\n\ndef load(name):\n    if name not in ITEMS:\n"
+             f"        raise {raise_expr}('Something went wrong.')\n    return ITEMS[name]\n")
+    return {"store.py": store, "app.py": FASTAPI}
+
+
+def _store_audiences(tmp_path, monkeypatch, files) -> set:
+    return {a for _, _, a in audiences(tmp_path, monkeypatch, files, "store.py")}
+
+
+def test_a_project_class_named_like_an_http_error_is_still_plain(tmp_path, monkeypatch):
+    files = _raising("class NotFound(Exception):\n    pass\n", "NotFound")
+    assert _store_audiences(tmp_path, monkeypatch, files) == {"exc"}
+
+
+def test_a_client_librarys_http_error_is_plain(tmp_path, monkeypatch):
+    files = _raising("import requests\n", "requests.HTTPError")
+    assert _store_audiences(tmp_path, monkeypatch, files) == {"exc"}
+
+
+def test_a_class_errlint_cannot_place_keeps_its_reader(tmp_path, monkeypatch):
+    # `ApiError = HTTPException`: an alias errlint does not follow; the subclass may be an HTTP error
+    files = _raising("from fastapi import HTTPException\nApiError = HTTPException\n\nclass ItemMissing(ApiError):\n    pass\n", "ItemMissing")
+    assert _store_audiences(tmp_path, monkeypatch, files) == {"http"}
+
+
+def test_another_frameworks_error_class_is_an_http_error(tmp_path, monkeypatch):
+    files = _raising("from litestar.exceptions import NotFoundException\n", "NotFoundException")
+    assert _store_audiences(tmp_path, monkeypatch, files) == {"http"}
+
+
+# -- what turns exceptions into responses, registered in other ways ------------------------------------
+
+def test_exception_handlers_passed_to_the_app(tmp_path, monkeypatch):
+    app = FASTAPI.replace("app = FastAPI()", "from handlers import on_value_error\napp = FastAPI(exception_handlers={ValueError: on_value_error})")
+    handlers = "async def on_value_error(request, exc):\n    return None\n"
+    assert {a for _, _, a in found(tmp_path, monkeypatch, app, {"handlers.py": handlers})} == {"http"}
+
+
+def test_a_middleware_added_to_the_app(tmp_path, monkeypatch):
+    app = FASTAPI + "\nfrom errors import ErrorMiddleware\napp.add_middleware(ErrorMiddleware)\n"
+    errors = "class ErrorMiddleware:\n    def __init__(self, app):\n        self.app = app\n"
+    assert {a for _, _, a in found(tmp_path, monkeypatch, app, {"errors.py": errors})} == {"http"}
+
+
+def test_a_django_middleware_with_process_exception(tmp_path, monkeypatch):
+    views = ("from django.http import JsonResponse\nfrom store import load\n\ndef item(request, name):\n"
+             "    return JsonResponse({'value': load(name)})\n")
+    middleware = ("from django.http import JsonResponse\n\nclass ValueErrors:\n    def __init__(self, get_response):\n"
+                  "        self.get_response = get_response\n\n    def process_exception(self, request, exception):\n"
+                  "        return JsonResponse({'error': str(exception)}, status=400)\n")
+    files = {"store.py": STORE, "shop/__init__.py": "", "shop/views.py": views.replace("from store", "from store"), "shop/middleware.py": middleware}
+    assert _store_audiences(tmp_path, monkeypatch, files) == {"http"}
+    files.pop("shop/middleware.py")
+    assert _store_audiences(tmp_path / "again", monkeypatch, files) == {"exc"}
+
+
+def test_a_handler_registered_only_in_a_test_module_does_not_count(tmp_path, monkeypatch):
+    test_app = ("from fastapi import FastAPI\ntest_app = FastAPI()\n\n@test_app.exception_handler(RuntimeError)\n"
+                "async def boom(request, exc):\n    return None\n")
+    assert {a for _, _, a in found(tmp_path, monkeypatch, FASTAPI, {"tests/test_app.py": test_app})} == {"exc"}
+
+
+def test_a_handler_that_only_logs_the_exception_does_not_pass_its_text_on(tmp_path, monkeypatch):
+    app = ("import logging\nfrom fastapi import FastAPI, HTTPException\nfrom store import load\nlog = logging.getLogger(__name__)\n"
+           "app = FastAPI()\n\n@app.get('/items/{name}')\nasync def item(name: str):\n    try:\n        return load(name)\n"
+           "    except ValueError as e:\n        log.warning('load failed: %s', e)\n"
+           "        raise HTTPException(status_code=404, detail='No such item; call /items to list them.')\n")
+    assert {a for _, _, a in found(tmp_path, monkeypatch, app)} == {"exc"}  # the log line is the operator's
+    relay = app.replace("detail='No such item; call /items to list them.'", "detail=f'{e}; call /items to list them.'")
+    assert {a for _, _, a in found(tmp_path / "again", monkeypatch, relay)} == {"http"}

@@ -54,6 +54,13 @@ NOT_STATED = [
 ]
 
 
+# a bound with no value, in a place ("limit reached in {path}") or a duration with another unit
+for text in ("The quota limit was reached in {path}.", "The maximum depth in {path} was reached.",
+             "The export took longer than 2h.", "The export took longer than {limit} msec.", "The export took more than 3 weeks."):
+    NOT_STATED.append((f"from fastmcp.exceptions import ToolError\n\ndef export(path, limit):\n    if path.endswith('.tmp'):\n"
+                       f"        raise ToolError(f{text!r})\n", 5))
+
+
 @pytest.mark.parametrize("code, row", NOT_STATED)
 def test_no_stated_bound_no_step(code, row):
     assert aem201(code) == [row]

@@ -142,6 +142,7 @@ def classify_calls(calls: Sequence[Tuple[str, cst.Call]], scope, params: Sequenc
             if arg.value.__class__ in _NAMED:
                 name = nodes.dotted(arg.value)
                 head = name.split(".", 1)[0] if name else ""
-                if name and (head not in local or head in ("self", "cls") and "." in name) and may_be_project_call(name):
+                nested = name == head and head in local and all(b.kind == "def" for b in local[head])  # `Thread(target=work)`
+                if name and (head not in local or nested or head in ("self", "cls") and "." in name) and may_be_project_call(name):
                     refs.add((name, target))
     return out, [list(ref) for ref in sorted(refs)]

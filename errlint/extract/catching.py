@@ -70,11 +70,13 @@ def surfaces(handler: cst.ExceptHandler, code: str) -> bool:
     return bool(_SURFACING.search(code))
 
 
-def try_frame(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str]) -> TryFrame:
+def try_frame(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str],
+              body: Optional[cst.CSTNode] = None) -> TryFrame:
     """What a `try`'s handlers do with what its body raises, each handler read once:
     - `replaced`: the classes a handler catches and neither re-raises nor uses;
-    - `relayed`: the classes a handler catches and re-raises or uses (`surfaces`): the raised text
-      may go on in whatever the handler sends (`HTTPException(400, detail=str(e))`);
+    - `relayed`: the classes a handler catches and puts into what it sends (`HTTPException(400,
+      detail=str(e))`); a bare re-raise passes the exception on as it is, and a log call writes it
+      for the operator only, so neither relays it;
     - `when`: (classes, test) for a handler that surfaces what it caught only past a first
       `if test:` whose body replaces it and always leaves (a raise of another exception, a return):
 
@@ -83,7 +85,9 @@ def try_frame(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTN
                   raise ArxivTimeoutError("... Please retry shortly.") from e
               raise
 
-      A raise in the `try` under that same test is replaced: the bare `raise` is on the other branch.
+      A raise in the `try` (`body`) under that same test is replaced: the bare `raise` is on the other
+      branch. Not when the `try` assigns a name the test reads (`strict = False` before the raise):
+      the handler's test may then differ.
     """
     replaced: set = set()
     relayed: set = set()
@@ -93,11 +97,43 @@ def try_frame(handlers: Sequence[cst.ExceptHandler], qualify: Callable[[cst.CSTN
         if not surfaces(handler, code(handler.body)):
             replaced.update(types)
             continue
-        relayed.update(types)
+        if _relays(handler, code):
+            relayed.update(types)
         first = handler.body.body[0] if handler.body.body else None
         if isinstance(first, cst.If) and first.orelse is None and _leaves(first.body) and not surfaces(handler, code(first.body)):
             when.append((frozenset(types), first.test))
+    if when and body is not None:
+        assigned = _assigned_names(body)
+        when = [(types, test) for types, test in when if not assigned & {n.value for n in nodes.iter_expr(test) if n.__class__ is cst.Name}]
     return TryFrame(frozenset(replaced), frozenset(relayed), tuple(when))
+
+
+_LOGGER = re.compile(r"^(?:self\.|cls\.)?_*(?:log|logger|logging|LOG|LOGGER)\w*\.\w+$")
+_BARE_RAISE = re.compile(r"^\s*raise\s*$", re.M)
+
+
+def _relays(handler: cst.ExceptHandler, code: Callable[[cst.CSTNode], str]) -> bool:
+    """The handler uses the caught exception in something other than a log call or a bare
+    re-raise (see `try_frame`)."""
+    kept = []
+    for stmt in handler.body.body:
+        if stmt.__class__ is cst.SimpleStatementLine and all(
+                small.__class__ is cst.Expr and small.value.__class__ is cst.Call and _LOGGER.match(nodes.dotted(small.value.func))
+                for small in stmt.body):
+            continue  # `logger.warning("failed: %s", e)`: the operator's log, not the reply
+        kept.append(code(stmt))
+    return surfaces(handler, _BARE_RAISE.sub("", "\n".join(kept)))
+
+
+def _assigned_names(block: cst.CSTNode) -> set:
+    """The plain names a block assigns (`x = ...`, `x += ...`, `x: T = ...`, `(x := ...)`)."""
+    out = set()
+    for node in nodes.iter_expr(block):
+        cls = node.__class__
+        if cls is cst.AssignTarget or cls is cst.AugAssign or cls is cst.AnnAssign or cls is cst.NamedExpr:
+            if node.target.__class__ is cst.Name:
+                out.add(node.target.value)
+    return out
 
 
 def _leaves(block: cst.BaseSuite) -> bool:
@@ -134,21 +170,32 @@ def ancestors(cls: str, bases: Mapping[str, Iterable[str]], depth: int = 0) -> F
     return frozenset(out)
 
 
-# the error classes HTTP frameworks answer with their own status and text (Starlette/FastAPI
-# `HTTPException`, werkzeug's `HTTPException` subclasses and `abort`, aiohttp's `web.HTTP*`, DRF's
-# `APIException` and `ValidationError`, Django's `Http404`, `PermissionDenied`, ...), by last name
-HTTP_ERROR_CLASS = re.compile(
-    r"^(?:HTTP|Http)[A-Z0-9]\w*$|\w*(?:HTTPException|HttpError|HTTPError|APIException|ValidationError|WebSocketException)$"
-    r"|^(?:PermissionDenied|SuspiciousOperation|BadRequest|Unauthorized|Forbidden|NotFound|MethodNotAllowed|NotAcceptable"
-    r"|RequestTimeout|Conflict|Gone|LengthRequired|PreconditionFailed|RequestEntityTooLarge|UnsupportedMediaType"
-    r"|UnprocessableEntity|TooManyRequests|InternalServerError|ServiceUnavailable|NotAuthenticated|AuthenticationFailed"
-    r"|Throttled|ParseError)$")
+# the packages of web frameworks: an exception class of theirs (`fastapi.HTTPException`,
+# `werkzeug.exceptions.NotFound`, `aiohttp.web.HTTPBadRequest`, `rest_framework.exceptions.ValidationError`,
+# `litestar.exceptions.NotFoundException`, `sanic.exceptions.SanicException`, ...) may be one the
+# framework answers with its own status and text
+WEB_FRAMEWORKS = frozenset({
+    "fastapi", "starlette", "werkzeug", "flask", "quart", "aiohttp", "rest_framework", "django", "ninja", "litestar",
+    "sanic", "falcon", "tornado", "pyramid", "bottle", "connexion", "channels"})
 
 
-def http_error_class(cls: str, bases: Mapping[str, Iterable[str]]) -> bool:
-    """`cls` is, or derives from, an error class an HTTP framework answers with its own status and
-    text (`class Conflict(HTTPException)` in the project counts through `bases`)."""
-    return any(HTTP_ERROR_CLASS.match(name) for name in ancestors(cls, bases)) if cls else False
+def not_an_http_error(qualified: str, bases: Mapping[str, Iterable[str]], depth: int = 0) -> bool:
+    """The raised class (its name as the code qualifies it) is known not to be an error class a web
+    framework answers with its own text: a builtin exception, a class of another package
+    (`requests.HTTPError`, `marshmallow.ValidationError`), or a project class (`bases`: last name ->
+    its bases, qualified as written) all of whose bases are. A class errlint cannot place (an alias
+    `ApiError = HTTPException`, a name from nowhere) is not known, and neither is a framework's."""
+    if not qualified or depth > 8:
+        return False
+    if qualified.split(".", 1)[0] in WEB_FRAMEWORKS:
+        return False
+    last = qualified.rsplit(".", 1)[-1]
+    if last in bases:
+        found = list(bases[last])
+        return bool(found) and all(not_an_http_error(b, bases, depth + 1) for b in found)
+    if "." not in qualified or qualified.startswith("builtins."):
+        return is_builtin_exception(last) or last == "object"
+    return True  # a class of a package that is not a web framework
 
 
 def is_builtin_exception(cls: str) -> bool:

@@ -50,6 +50,10 @@ class ModuleLinks:
     # functions that start a server (`mcp.run()`, `uvicorn.run(app)`), and the functions they are
     # nested in; `<main>`/`<module>` when the module's main block or top level does
     serving: Set[str] = field(default_factory=set)
+    # the module registers code that turns exceptions into HTTP responses by a call: an
+    # `exception_handlers=`/`middleware=`/`middlewares=` argument (Starlette, FastAPI, aiohttp), an
+    # `add_middleware(...)`, or DRF's `exception_handler` called from a custom one
+    catchers: bool = False
 
     def table_refs(self, value: cst.CSTNode, walker) -> Tuple[str, ...]:
         """The functions or classes a dict/list/tuple literal stores (`X()` for an instance of X), when
@@ -105,10 +109,24 @@ def is_main_test(test: cst.CSTNode) -> bool:
     return "__name__" in names and "__main__" in values and isinstance(test.comparisons[0].operator, cst.Equal)
 
 
+CATCHER_KEYWORDS = frozenset({"exception_handlers", "middleware", "middlewares"})
+
+
+def _registers_catcher(call: cst.Call, callee: str) -> bool:
+    """`FastAPI(exception_handlers={...})`, `Starlette(middleware=[...])`,
+    `web.Application(middlewares=[...])`, `app.add_middleware(M)`, or a custom DRF handler's call of
+    `rest_framework.views.exception_handler`."""
+    if callee.endswith("add_middleware") or callee == "rest_framework.views.exception_handler":
+        return True
+    return any(arg.keyword is not None and arg.keyword.value in CATCHER_KEYWORDS for arg in call.args)
+
+
 def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
     """Functions a call refers to without calling them here: ("call", f) for `partial(f, ...)`, and
     (audience, f) for a function it registers as an entry point."""
     out: List[Tuple[str, str]] = []
+    if not walker.links.catchers and _registers_catcher(call, callee):
+        walker.links.catchers = True
     if call.func.__class__ is cst.Call:  # a decorator applied by hand: `mcp.tool(name="x")(self.method)`
         inner = call.func.func
         name = inner.attr.value if isinstance(inner, cst.Attribute) else inner.value if isinstance(inner, cst.Name) else ""

@@ -362,7 +362,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.catching.append(tuple(caught))
         # what the calls in the body raise of these classes does not reach the reader: the handler
         # neither re-raises nor uses it
-        self.tries.append(try_frame(stmt.handlers, self.qualify, self.code))
+        self.tries.append(try_frame(stmt.handlers, self.qualify, self.code, stmt.body))
         try:
             self.body_of(stmt)
         finally:
