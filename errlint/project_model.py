@@ -24,7 +24,7 @@ RELAYED = "~"
 # what registers code that turns an exception into an HTTP response of the project's own: an
 # exception handler or an error handler (decorated or registered by a call), a function middleware,
 # a middleware class
-CATCHER_DECORATORS = frozenset({"exception_handler", "errorhandler", "app_errorhandler", "middleware"})
+CATCHER_DECORATORS = frozenset({"exception_handler", "errorhandler", "app_errorhandler"})
 CATCHER_CALLS = frozenset({"add_exception_handler", "register_error_handler"})
 CATCHER_METHODS = frozenset({"process_exception", "handle_exception"})  # Django middleware, Flask/aiohttp overrides
 
@@ -135,21 +135,31 @@ class ProjectModel(MethodDispatch):
     def http_catchers(self) -> bool:
         """The project turns exceptions into HTTP responses of its own somewhere (tests left out): an
         exception or error handler (`@app.exception_handler(...)`, `@app.errorhandler(...)`,
-        `add_exception_handler`, `register_error_handler`, `exception_handlers=` of the app), a
-        middleware (a function one, `add_middleware`, `middleware=`/`middlewares=` of the app, a
-        `BaseHTTPMiddleware` subclass, a Django `process_exception` method), or a custom DRF
-        exception handler. Which classes they catch is not recorded, so any of them keeps a plain
-        raise's text possibly read by the HTTP client."""
+        `add_exception_handler`, `register_error_handler`, `exception_handlers=` of the app, a
+        Django `process_exception` method, a custom DRF exception handler), or a middleware of the
+        project's own that catches exceptions (a `try` in it): one the app names
+        (`add_middleware(M)`, `Middleware(M)`, `middlewares=[m]`), a `@app.middleware` function or a
+        `BaseHTTPMiddleware` subclass. A middleware that catches nothing (a locale, a session, a
+        timer) lets an exception through to the framework's 500. Which classes a handler catches is
+        not recorded, so any of them keeps a plain raise's text possibly read by the HTTP client."""
         if self._catchers is None:
             last = lambda name: name.rsplit(".", 1)[-1]  # noqa: E731
             live = {m: s for m, s in self.modules.items() if not is_test_module(m)}
+            named = {last(ref) for s in live.values() for ref in s.get("middleware", ())}
+            named |= {last(cls) for s in live.values() for cls, bases in s.get("classes", {}).items() if any(last(b) == "BaseHTTPMiddleware" for b in bases)}
+            catching = set()  # functions and classes with a `try` around some call
+            for fq, fn in self.functions.items():
+                if fn.get("caught") or fn.get("relayed"):
+                    catching.add(last(fq))
+                    for owner in (fn["cls"], fn["parent"]):  # a method's class; a factory of a nested handler
+                        if owner:
+                            catching.add(last(owner))
             self._catchers = any(
                 any(last(d).split("(", 1)[0] in CATCHER_DECORATORS for d in fn["decos"]) or any(last(c) in CATCHER_CALLS for c in fn["calls"])
-                or last(fq) in CATCHER_METHODS
+                or last(fq) in CATCHER_METHODS or last(fq) in catching and any(last(d).split("(", 1)[0] == "middleware" for d in fn["decos"])
                 for fq, fn in self.functions.items() if self.module_of[fq] in live
-            ) or any(
+            ) or bool(named & catching) or any(
                 summary.get("catchers") or any(last(c) in CATCHER_CALLS for c in summary["mcalls"] + summary["main"])
-                or any(last(b) == "BaseHTTPMiddleware" for bases in summary.get("classes", {}).values() for b in bases)
                 for summary in live.values()
             )
         return self._catchers

@@ -50,6 +50,7 @@ def summarize(facts) -> Summary:
         "tools": [list(t) for t in links.tool_names] if links else [],
         "serving": sorted(links.serving) if links else [],
         "catchers": bool(links and links.catchers),
+        "middleware": sorted(links.middleware) if links else [],
     }
 
 

@@ -128,10 +128,28 @@ def test_exception_handlers_passed_to_the_app(tmp_path, monkeypatch):
     assert {a for _, _, a in found(tmp_path, monkeypatch, app, {"handlers.py": handlers})} == {"http"}
 
 
-def test_a_middleware_added_to_the_app(tmp_path, monkeypatch):
+def test_a_middleware_added_to_the_app_that_catches(tmp_path, monkeypatch):
     app = FASTAPI + "\nfrom errors import ErrorMiddleware\napp.add_middleware(ErrorMiddleware)\n"
-    errors = "class ErrorMiddleware:\n    def __init__(self, app):\n        self.app = app\n"
+    errors = ("from starlette.responses import JSONResponse\n\nclass ErrorMiddleware:\n    def __init__(self, app):\n        self.app = app\n\n"
+              "    async def __call__(self, scope, receive, send):\n        try:\n            await self.app(scope, receive, send)\n"
+              "        except ValueError as exc:\n            await JSONResponse({'error': str(exc)}, status_code=400)(scope, receive, send)\n")
     assert {a for _, _, a in found(tmp_path, monkeypatch, app, {"errors.py": errors})} == {"http"}
+    # a middleware that catches nothing (a locale, a session) lets the exception through to the 500
+    quiet = ("class LocaleMiddleware:\n    def __init__(self, app):\n        self.app = app\n\n"
+             "    async def __call__(self, scope, receive, send):\n        await self.app(scope, receive, send)\n")
+    listed = FASTAPI.replace("app = FastAPI()", "from starlette.middleware import Middleware\nfrom locale_mw import LocaleMiddleware\n"
+                             "app = FastAPI(middleware=[Middleware(LocaleMiddleware)])")
+    assert {a for _, _, a in found(tmp_path / "again", monkeypatch, listed, {"locale_mw.py": quiet})} == {"exc"}
+
+
+def test_a_function_middleware_that_catches(tmp_path, monkeypatch):
+    middleware = ("\nfrom starlette.responses import JSONResponse\n\n@app.middleware('http')\nasync def errors(request, call_next):\n"
+                  "    try:\n        return await call_next(request)\n    except ValueError as exc:\n"
+                  "        return JSONResponse({'error': str(exc)}, status_code=400)\n")
+    assert {a for _, _, a in found(tmp_path, monkeypatch, FASTAPI + middleware)} == {"http"}
+    timing = ("\nimport time\n\n@app.middleware('http')\nasync def timed(request, call_next):\n    start = time.monotonic()\n"
+              "    response = await call_next(request)\n    response.headers['x-time'] = str(time.monotonic() - start)\n    return response\n")
+    assert {a for _, _, a in found(tmp_path / "again", monkeypatch, FASTAPI + timing)} == {"exc"}
 
 
 def test_a_django_middleware_with_process_exception(tmp_path, monkeypatch):

@@ -51,9 +51,11 @@ class ModuleLinks:
     # nested in; `<main>`/`<module>` when the module's main block or top level does
     serving: Set[str] = field(default_factory=set)
     # the module registers code that turns exceptions into HTTP responses by a call: an
-    # `exception_handlers=`/`middleware=`/`middlewares=` argument (Starlette, FastAPI, aiohttp), an
-    # `add_middleware(...)`, or DRF's `exception_handler` called from a custom one
+    # `exception_handlers=` argument (Starlette, FastAPI), or DRF's `exception_handler` called from a
+    # custom one; and the middleware it names (`add_middleware(M)`, `Middleware(M)`, the names in a
+    # `middleware=`/`middlewares=` list), which turn exceptions into responses when they catch any
     catchers: bool = False
+    middleware: Set[str] = field(default_factory=set)
 
     def table_refs(self, value: cst.CSTNode, walker) -> Tuple[str, ...]:
         """The functions or classes a dict/list/tuple literal stores (`X()` for an instance of X), when
@@ -109,16 +111,25 @@ def is_main_test(test: cst.CSTNode) -> bool:
     return "__name__" in names and "__main__" in values and isinstance(test.comparisons[0].operator, cst.Equal)
 
 
-CATCHER_KEYWORDS = frozenset({"exception_handlers", "middleware", "middlewares"})
-
-
 def _registers_catcher(call: cst.Call, callee: str) -> bool:
-    """`FastAPI(exception_handlers={...})`, `Starlette(middleware=[...])`,
-    `web.Application(middlewares=[...])`, `app.add_middleware(M)`, or a custom DRF handler's call of
+    """`FastAPI(exception_handlers={...})`, or a custom DRF handler's call of
     `rest_framework.views.exception_handler`."""
-    if callee.endswith("add_middleware") or callee == "rest_framework.views.exception_handler":
+    if callee == "rest_framework.views.exception_handler":
         return True
-    return any(arg.keyword is not None and arg.keyword.value in CATCHER_KEYWORDS for arg in call.args)
+    return any(arg.keyword is not None and arg.keyword.value == "exception_handlers" for arg in call.args)
+
+
+def _middleware(call: cst.Call, callee: str, walker) -> List[str]:
+    """The middleware a call names: `app.add_middleware(M)`, `Middleware(M, ...)`, and the names in a
+    `middleware=[...]`/`middlewares=[...]` list (aiohttp's `web.Application(middlewares=[m])`)."""
+    last = callee.rsplit(".", 1)[-1]
+    if (last == "add_middleware" or last == "Middleware") and call.args:
+        return [r for r in (_ref(call.args[0].value, walker),) if r]
+    out = []
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in ("middleware", "middlewares") and arg.value.__class__ in (cst.List, cst.Tuple):
+            out.extend(r for r in (_ref(el.value, walker) for el in arg.value.elements) if r)
+    return out
 
 
 def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
@@ -127,6 +138,7 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
     out: List[Tuple[str, str]] = []
     if not walker.links.catchers and _registers_catcher(call, callee):
         walker.links.catchers = True
+    walker.links.middleware.update(_middleware(call, callee, walker))
     if call.func.__class__ is cst.Call:  # a decorator applied by hand: `mcp.tool(name="x")(self.method)`
         inner = call.func.func
         name = inner.attr.value if isinstance(inner, cst.Attribute) else inner.value if isinstance(inner, cst.Name) else ""
