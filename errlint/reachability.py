@@ -114,8 +114,9 @@ class Reach:
           process target, a loop callback): the runtime prints the raise;
         - "masked": a raise of a `plain` class (its qualified name, known not to be a web
           framework's error class: `catching.not_an_http_error`) that only HTTP handlers reach, and
-          nothing on the way or in the project turns into a response of its own: the framework
-          answers a bare 500 ("Internal Server Error") and logs the text.
+          that nothing on the way or in the project (`ProjectModel.http_catchers`) turns into a
+          response of its own: the framework answers a bare 500 ("Internal Server Error") and logs
+          the text.
         Call only for a reached `fq`."""
         key = (fq, cls, plain)
         if key not in self._raised:
@@ -298,7 +299,7 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
     if raised == ("exc", ()) and reach.exc_reason.get((node, record["cls"], plain)) == "masked":
         return [f"audience exc: only HTTP handlers reach {node}, and its class is not an HTTP error: the framework "
                 "answers a bare 500 and logs the text (no handler on the way uses it, and the project registers no "
-                "exception handler or middleware)",
+                "exception handler, and no middleware that catches exceptions)",
                 "call chain: " + " -> ".join(chain)]
     if raised == ("exc", ()):
         return [f"audience exc: every call path from an entry point to {node} runs it detached (a thread or process "
