@@ -21,9 +21,9 @@ DETACHED = "<detached>"
 # re-raises or uses (`~ValueError`; `~` for a catch-all): not replaced, but its text may go on in
 # what that handler sends
 RELAYED = "~"
-# what registers code that turns an exception into an HTTP response of the project's own: an
-# exception handler or an error handler (decorated or registered by a call), a function middleware,
-# a middleware class
+# what registers code that turns an exception into an HTTP response of the project's own, whatever
+# it catches: an exception or error handler, decorated or registered by a call, and the methods
+# frameworks call with the exception (a middleware counts only when it catches: `http_catchers`)
 CATCHER_DECORATORS = frozenset({"exception_handler", "errorhandler", "app_errorhandler"})
 CATCHER_CALLS = frozenset({"add_exception_handler", "register_error_handler"})
 CATCHER_METHODS = frozenset({"process_exception", "handle_exception"})  # Django middleware, Flask/aiohttp overrides
@@ -144,6 +144,7 @@ class ProjectModel(MethodDispatch):
         not recorded, so any of them keeps a plain raise's text possibly read by the HTTP client."""
         if self._catchers is None:
             last = lambda name: name.rsplit(".", 1)[-1]  # noqa: E731
+            deco = lambda name: last(name).split("(", 1)[0]  # noqa: E731  `app.exception_handler(404)` -> exception_handler
             live = {m: s for m, s in self.modules.items() if not is_test_module(m)}
             named = {last(ref) for s in live.values() for ref in s.get("middleware", ())}
             named |= {last(cls) for s in live.values() for cls, bases in s.get("classes", {}).items() if any(last(b) == "BaseHTTPMiddleware" for b in bases)}
@@ -155,8 +156,8 @@ class ProjectModel(MethodDispatch):
                         if owner:
                             catching.add(last(owner))
             self._catchers = any(
-                any(last(d).split("(", 1)[0] in CATCHER_DECORATORS for d in fn["decos"]) or any(last(c) in CATCHER_CALLS for c in fn["calls"])
-                or last(fq) in CATCHER_METHODS or last(fq) in catching and any(last(d).split("(", 1)[0] == "middleware" for d in fn["decos"])
+                any(deco(d) in CATCHER_DECORATORS for d in fn["decos"]) or any(last(c) in CATCHER_CALLS for c in fn["calls"])
+                or last(fq) in CATCHER_METHODS or last(fq) in catching and any(deco(d) == "middleware" for d in fn["decos"])
                 for fq, fn in self.functions.items() if self.module_of[fq] in live
             ) or bool(named & catching) or any(
                 summary.get("catchers") or any(last(c) in CATCHER_CALLS for c in summary["mcalls"] + summary["main"])
@@ -232,9 +233,13 @@ class ProjectModel(MethodDispatch):
         module = self.module_of[node]
         caught = fn.get("caught", {})
         relayed = fn.get("relayed", {})
+
+        def around(name: str) -> Tuple[str, ...]:  # what the `try` blocks around the calls of `name` replace and relay
+            return tuple(caught.get(name, ())) + tuple(RELAYED + t for t in relayed.get(name, ()))
+
         out: List[Tuple[str, Tuple[str, ...]]] = []
         for name in fn["calls"]:
-            types = tuple(caught.get(name, ())) + tuple(RELAYED + t for t in relayed.get(name, ()))
+            types = around(name)
             out.extend((t, types) for t in self.resolve(module, name, node))
         detached = set()
         for name, via in fn.get("refs", ()):  # a function passed on as a value runs inside the call it is passed to
@@ -242,7 +247,7 @@ class ProjectModel(MethodDispatch):
                 detached.add(name)
                 types: Tuple[str, ...] = (DETACHED,)
             else:
-                types = tuple(caught.get(via, ())) + tuple(RELAYED + t for t in relayed.get(via, ()))
+                types = around(via)
             out.extend((t, types) for t in self.resolve(module, name, node))
         for deco in fn["decos"]:  # a wrapping decorator runs around the function: its wrapper is reached
             for target in self.resolve(module, deco, node):

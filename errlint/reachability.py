@@ -143,29 +143,25 @@ class Reach:
                       and not_an_http_error(plain, self.model.qualified_bases))
             if masked:
                 del found["http"]
+
+            def down(step: Optional[str]) -> Tuple[str, ...]:  # from a caller down to `fq`
+                chain: List[str] = []
+                while step is not None and len(chain) < 50:
+                    chain.append(step)
+                    step = child[step]
+                return tuple(chain)
+
             best = next((a for a in AUDIENCE_ORDER if a in found), None)
             if best is None and screen is not None:
                 # a thread or process a CLI command starts: what it raises is printed, with its
                 # traceback, on the terminal of the person who ran the command
                 caller, node = screen
-                tail: List[str] = []
-                step_: Optional[str] = node
-                while step_ is not None and len(tail) < 50:
-                    tail.append(step_)
-                    step_ = child[step_]
-                self._raised[key] = ("cli", self.chain("cli", caller) + tuple(tail))
-                return self._raised[key]
-            if best is None and (detached or masked):
+                self._raised[key] = ("cli", self.chain("cli", caller) + down(node))
+            elif best is None and (detached or masked):
                 self.exc_reason[key] = "masked" if masked else "detached"
                 self._raised[key] = ("exc", ())
-                return self._raised[key]
-            chain: List[str] = []
-            if best is not None:
-                step: Optional[str] = found[best]
-                while step is not None and len(chain) < 50:
-                    chain.append(step)
-                    step = child[step]
-            self._raised[key] = (best, tuple(chain))
+            else:
+                self._raised[key] = (best, down(found[best]) if best is not None else ())
         return self._raised[key]
 
     def replaced_by_callers(self, fq: str, cls: str, depth: int = 0) -> bool:

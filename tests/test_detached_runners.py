@@ -5,8 +5,10 @@ handler. Its raise is `exc` unless another path brings it back (`reachability.ra
 what it prints is still read where it is printed."""
 from __future__ import annotations
 
-from test_passed_functions import LOADER, audiences
-from test_audience import make_project, run_json
+from pathlib import Path
+
+from test_passed_functions import LOADER, audiences, show_audience
+from test_audience import run_json
 
 WORKER = '''
 class Worker:
@@ -28,11 +30,13 @@ def main(conn):
 '''
 
 
+PREFETCH = ("import threading\nfrom fastmcp import FastMCP\nfrom loader import load_source\nmcp = FastMCP('x')\n\n"
+            "@mcp.tool()\ndef prefetch(paper_id: str) -> str:\n"
+            "    threading.Thread(target=load_source, args=(paper_id,), daemon=True).start()\n    return 'started'\n")
+
+
 def test_a_thread_a_tool_starts(tmp_path, monkeypatch):
-    server = ("import threading\nfrom fastmcp import FastMCP\nfrom loader import load_source\nmcp = FastMCP('x')\n\n"
-              "@mcp.tool()\ndef prefetch(paper_id: str) -> str:\n"
-              "    threading.Thread(target=load_source, args=(paper_id,), daemon=True).start()\n    return 'started'\n")
-    found = audiences(tmp_path, monkeypatch, {"loader.py": LOADER, "server.py": server})
+    found = audiences(tmp_path, monkeypatch, {"loader.py": LOADER, "server.py": PREFETCH})
     assert found == {(4, "AEM101", "exc"), (4, "AEM202", "exc")}
 
 
@@ -76,11 +80,7 @@ def test_a_thread_or_exit_hook_a_command_starts_prints_on_its_terminal(tmp_path,
            "def main(path):\n    atexit.register(cleanup, path)\n    threading.Thread(target=watch, args=(path,)).start()\n")
     found = audiences(tmp_path, monkeypatch, {"cli.py": cli}, "cli.py")
     assert {a for _, _, a in found} == {"cli"} and {row for row, _, _ in found} == {8, 13}
-    root = make_project(tmp_path / "again", {"cli.py": cli})
-    monkeypatch.chdir(root)
-    from click.testing import CliRunner
-    from errlint.cli import main
-    shown = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--show-audience", "cli.py:13", "."]).output
+    shown = show_audience(tmp_path / "again", monkeypatch, {"cli.py": cli}, "cli.py:13")
     assert "audience cli" in shown and "cli.main -> cli.watch" in shown
 
 
@@ -103,18 +103,10 @@ def test_what_a_thread_prints_is_still_on_the_screen(tmp_path, monkeypatch):
 
 
 def test_show_audience_says_the_path_runs_detached(tmp_path, monkeypatch):
-    server = ("import threading\nfrom fastmcp import FastMCP\nfrom loader import load_source\nmcp = FastMCP('x')\n\n"
-              "@mcp.tool()\ndef prefetch(paper_id: str) -> str:\n"
-              "    threading.Thread(target=load_source, args=(paper_id,)).start()\n    return 'started'\n")
-    root = make_project(tmp_path, {"loader.py": LOADER, "server.py": server})
-    monkeypatch.chdir(root)
-    from click.testing import CliRunner
-    from errlint.cli import main
-    result = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--show-audience", "loader.py:4", "."])
-    assert result.exit_code == 0, result.output
-    assert "audience exc: every call path from an entry point to loader.load_source runs it detached" in result.output
-    assert "server.prefetch -> loader.load_source" in result.output
-    assert run_json(root, monkeypatch, "--preview")  # the project still lints
+    shown = show_audience(tmp_path, monkeypatch, {"loader.py": LOADER, "server.py": PREFETCH}, "loader.py:4")
+    assert "audience exc: every call path from an entry point to loader.load_source runs it detached" in shown
+    assert "server.prefetch -> loader.load_source" in shown
+    assert run_json(Path.cwd(), monkeypatch, "--preview")  # the project (show_audience's working folder) still lints
 
 
 def test_a_nested_function_only_passed_to_a_thread(tmp_path, monkeypatch):

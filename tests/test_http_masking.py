@@ -8,11 +8,9 @@ exception or error handler, a function middleware, a `BaseHTTPMiddleware`). Anot
 reaches it (a tool, a command) still reads it."""
 from __future__ import annotations
 
-from click.testing import CliRunner
+import pytest
 
-from errlint.cli import main
-from test_audience import make_project
-from test_passed_functions import audiences
+from test_passed_functions import audiences, show_audience
 
 STORE = '''
 ITEMS = {"a": 1}
@@ -79,12 +77,9 @@ def test_a_command_that_reaches_it_too_reads_it(tmp_path, monkeypatch):
 
 
 def test_show_audience_says_the_framework_answers_a_500(tmp_path, monkeypatch):
-    root = make_project(tmp_path, {"store.py": STORE, "app.py": FASTAPI})
-    monkeypatch.chdir(root)
-    result = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--show-audience", "store.py:7", "."])
-    assert result.exit_code == 0, result.output
-    assert "audience exc: only HTTP handlers reach store.load, and its class is not an HTTP error" in result.output
-    assert "call chain: app.item -> store.load" in result.output
+    shown = show_audience(tmp_path, monkeypatch, {"store.py": STORE, "app.py": FASTAPI}, "store.py:7")
+    assert "audience exc: only HTTP handlers reach store.load, and its class is not an HTTP error" in shown
+    assert "call chain: app.item -> store.load" in shown
 
 
 # -- the class decides by what it is, not by its name ------------------------------------------------
@@ -99,25 +94,15 @@ def _store_audiences(tmp_path, monkeypatch, files) -> set:
     return {a for _, _, a in audiences(tmp_path, monkeypatch, files, "store.py")}
 
 
-def test_a_project_class_named_like_an_http_error_is_still_plain(tmp_path, monkeypatch):
-    files = _raising("class NotFound(Exception):\n    pass\n", "NotFound")
-    assert _store_audiences(tmp_path, monkeypatch, files) == {"exc"}
-
-
-def test_a_client_librarys_http_error_is_plain(tmp_path, monkeypatch):
-    files = _raising("import requests\n", "requests.HTTPError")
-    assert _store_audiences(tmp_path, monkeypatch, files) == {"exc"}
-
-
-def test_a_class_errlint_cannot_place_keeps_its_reader(tmp_path, monkeypatch):
+@pytest.mark.parametrize("cls_line, raise_expr, expected", [
+    ("class NotFound(Exception):\n    pass\n", "NotFound", "exc"),  # a project class named like an HTTP error
+    ("import requests\n", "requests.HTTPError", "exc"),  # a client library's HTTP error
     # `ApiError = HTTPException`: an alias errlint does not follow; the subclass may be an HTTP error
-    files = _raising("from fastapi import HTTPException\nApiError = HTTPException\n\nclass ItemMissing(ApiError):\n    pass\n", "ItemMissing")
-    assert _store_audiences(tmp_path, monkeypatch, files) == {"http"}
-
-
-def test_another_frameworks_error_class_is_an_http_error(tmp_path, monkeypatch):
-    files = _raising("from litestar.exceptions import NotFoundException\n", "NotFoundException")
-    assert _store_audiences(tmp_path, monkeypatch, files) == {"http"}
+    ("from fastapi import HTTPException\nApiError = HTTPException\n\nclass ItemMissing(ApiError):\n    pass\n", "ItemMissing", "http"),
+    ("from litestar.exceptions import NotFoundException\n", "NotFoundException", "http"),  # another framework's error class
+], ids=["project-NotFound", "requests-HTTPError", "unplaced-alias", "litestar"])
+def test_the_class_decides_by_what_it_is(cls_line, raise_expr, expected, tmp_path, monkeypatch):
+    assert _store_audiences(tmp_path, monkeypatch, _raising(cls_line, raise_expr)) == {expected}
 
 
 # -- what turns exceptions into responses, registered in other ways ------------------------------------

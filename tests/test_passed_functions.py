@@ -20,6 +20,18 @@ def audiences(tmp_path, monkeypatch, files: dict, filename: str = "loader.py") -
     return {(d["location"]["row"], d["code"], d["audience"]) for d in diagnostics if d["filename"] == filename}
 
 
+def show_audience(tmp_path, monkeypatch, files: dict, where: str) -> str:
+    """What `errlint check --show-audience WHERE .` prints for the project made of `files`."""
+    from click.testing import CliRunner
+
+    from errlint.cli import main
+
+    monkeypatch.chdir(make_project(tmp_path, files))
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--preview", "--show-audience", where, "."])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
 def test_a_function_a_tool_runs_in_a_thread(tmp_path, monkeypatch):
     server = ("import asyncio\nfrom fastmcp import FastMCP\nfrom loader import load_source\nmcp = FastMCP('x')\n\n"
               "@mcp.tool()\nasync def get_paper(paper_id: str) -> str:\n    return await asyncio.to_thread(load_source, paper_id)\n")

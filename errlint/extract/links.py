@@ -111,34 +111,34 @@ def is_main_test(test: cst.CSTNode) -> bool:
     return "__name__" in names and "__main__" in values and isinstance(test.comparisons[0].operator, cst.Equal)
 
 
-def _registers_catcher(call: cst.Call, callee: str) -> bool:
-    """`FastAPI(exception_handlers={...})`, or a custom DRF handler's call of
-    `rest_framework.views.exception_handler`."""
-    if callee == "rest_framework.views.exception_handler":
-        return True
-    return any(arg.keyword is not None and arg.keyword.value == "exception_handlers" for arg in call.args)
-
-
-def _middleware(call: cst.Call, callee: str, walker) -> List[str]:
-    """The middleware a call names: `app.add_middleware(M)`, `Middleware(M, ...)`, and the names in a
-    `middleware=[...]`/`middlewares=[...]` list (aiohttp's `web.Application(middlewares=[m])`)."""
+def _note_catchers(call: cst.Call, callee: str, walker) -> None:
+    """What a call registers that may turn exceptions into HTTP responses (`ModuleLinks.catchers`,
+    `ModuleLinks.middleware`), in one look at its arguments: `FastAPI(exception_handlers={...})`, a
+    custom DRF handler's call of `rest_framework.views.exception_handler`, and the middleware it
+    names (`app.add_middleware(M)`, `Middleware(M, ...)`, the names in a `middleware=[...]` or
+    `middlewares=[...]` list, as aiohttp's `web.Application(middlewares=[m])`)."""
+    links = walker.links
     last = callee.rsplit(".", 1)[-1]
-    if (last == "add_middleware" or last == "Middleware") and call.args:
-        return [r for r in (_ref(call.args[0].value, walker),) if r]
-    out = []
+    named = (last == "add_middleware" or last == "Middleware") and bool(call.args)
+    if callee == "rest_framework.views.exception_handler":
+        links.catchers = True
+    elif named:
+        ref = _ref(call.args[0].value, walker)
+        if ref:
+            links.middleware.add(ref)
     for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value in ("middleware", "middlewares") and arg.value.__class__ in (cst.List, cst.Tuple):
-            out.extend(r for r in (_ref(el.value, walker) for el in arg.value.elements) if r)
-    return out
+        keyword = arg.keyword.value if arg.keyword is not None else ""
+        if keyword == "exception_handlers":
+            links.catchers = True
+        elif not named and (keyword == "middleware" or keyword == "middlewares") and arg.value.__class__ in (cst.List, cst.Tuple):
+            links.middleware.update(r for r in (_ref(el.value, walker) for el in arg.value.elements) if r)
 
 
 def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
     """Functions a call refers to without calling them here: ("call", f) for `partial(f, ...)`, and
     (audience, f) for a function it registers as an entry point."""
     out: List[Tuple[str, str]] = []
-    if not walker.links.catchers and _registers_catcher(call, callee):
-        walker.links.catchers = True
-    walker.links.middleware.update(_middleware(call, callee, walker))
+    _note_catchers(call, callee, walker)
     if call.func.__class__ is cst.Call:  # a decorator applied by hand: `mcp.tool(name="x")(self.method)`
         inner = call.func.func
         name = inner.attr.value if isinstance(inner, cst.Attribute) else inner.value if isinstance(inner, cst.Name) else ""
