@@ -102,10 +102,12 @@ def project_scripts(root: Optional[str]) -> List[str]:
 
 _CLI_HINT = re.compile(rb"^\s*(?:import|from)\s+(?:click|typer|argparse)\b|__main__|ArgumentParser|parse_args|parse_known_args|set_defaults", re.M)
 _HTTP_HINT = re.compile(rb"^\s*(?:import|from)\s+(?:" + "|".join(HTTP_FRAMEWORKS).encode() + rb")\b", re.M)
-_AGENT_HINT = re.compile(rb"\.tool\b|add_tool|from_function|call_tool|on_call_tool")
+# a tool, resource or prompt registered on a FastMCP server (a module may register only resources or
+# prompts), and the low-level `call_tool` handler
+_AGENT_HINT = re.compile(rb"\.(?:tool|resource|prompt)\b|add_tool|from_function|call_tool|on_call_tool")
 # words each hint needs: a substring test is far faster than a failing search with the regex
 _HINT_WORDS = {
-    "agent": (b"tool", b"from_function"),
+    "agent": (b"tool", b"from_function", b"resource", b"prompt"),
     "cli": (b"click", b"typer", b"argparse", b"__main__", b"ArgumentParser", b"parse_args", b"parse_known_args", b"set_defaults"),
     "http": tuple(f.encode() for f in HTTP_FRAMEWORKS),
 }
