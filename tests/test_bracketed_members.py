@@ -6,15 +6,13 @@ or a remark ("not a valid date ({when})", "(got {n}, {m})", "(see docs, section 
 and neither does a bracket after no allowed-class noun ("unknown (checked the sheet header)")."""
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
-from conftest import PREVIEW, lint
+from conftest import preview_rows
 
 
 def aem201(code: str) -> list:
-    return [d.location.row for d in lint(textwrap.dedent(code), select=["AEM201"], settings=PREVIEW)]
+    return preview_rows(code, ["AEM201"])
 
 
 LISTED = {
