@@ -305,6 +305,7 @@ class Handler:
     try_call_nodes: Tuple[Tuple[str, Any], ...] = field(default=(), repr=False)  # (callee, call) in the `try`
     guard_depth: int = 0  # how many guards enclose the `try` statement (the handler's own guards come after)
     earlier: Tuple[str, ...] = ()  # what the handlers before this one of the same `try` catch (they take those first)
+    binding: Any = field(default=None, repr=False)  # the scope binding of `name` this clause makes (a `scope.Binding`)
 
 
 @dataclass(frozen=True, eq=False)

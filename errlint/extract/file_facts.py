@@ -135,7 +135,8 @@ class FactsAssembly:
         return False
 
     def _messages(self, raw: RawSink) -> List[Message]:
-        builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching) if raw.reaching else raw.scope, self.qualify, self.code)
+        caught = {h.name: h.binding for h in reversed(raw.context.handlers) if h.binding is not None}  # the innermost clause wins
+        builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching, caught) if raw.reaching or caught else raw.scope, self.qualify, self.code)
         extra = raw.extra
         if extra.get("messageless"):
             templates: List[Template] = [Template((), (), True)]

@@ -91,9 +91,10 @@ class ReachingScope:
     """A scope as seen from one sink: a name whose reaching definition is known resolves to it, even
     when the function binds the name several times; every other name reads the whole scope."""
 
-    def __init__(self, scope: Scope, reaching: Reaching):
+    def __init__(self, scope: Scope, reaching: Reaching, caught: Optional[Dict[str, Binding]] = None):
         self.scope = scope
         self.reaching = reaching
+        self.caught = caught or {}  # names the enclosing `except ... as name` clauses bind at the sink
         self.kind = scope.kind
         self.parent = scope.parent
         self.bindings = scope.bindings
@@ -102,6 +103,8 @@ class ReachingScope:
         if name in self.reaching:
             value, adds = self.reaching[name]
             return [Binding("assign", value)] + [Binding("aug", a) for a in flatten(adds)]
+        if name in self.caught:  # `except OSError as e` twice in one function: this clause's `e`
+            return [self.caught[name]]
         return self.scope.lookup(name)
 
     def value(self, name: str) -> Optional[cst.CSTNode]:

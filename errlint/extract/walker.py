@@ -389,18 +389,26 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
             else:
                 types = (self.qualify(handler.type) or self.code(handler.type),)
         name = ""
+        binding = None
+        shadowed: List[Tuple[Reaching, Tuple[cst.CSTNode, tuple]]] = []
         if handler.name is not None and isinstance(handler.name.name, cst.Name):
             name = handler.name.name.value
             caught = types + (("raise_for_status",) if any(c.endswith("raise_for_status") for c in collector.calls) else ())
             requests = tuple(c for c in (request_call(call) for _, call in collector.nodes) if c is not None)
-            self.scope.bind(name, Binding("except", caught=caught, tried=tuple(collector.operands), requests=requests))
-        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes), len(self.guards), earlier)
+            binding = Binding("except", caught=caught, tried=tuple(collector.operands), requests=requests)
+            self.scope.bind(name, binding)
+            # inside the clause the name is the caught exception, whatever was assigned to it before the
+            # `try`; Python unbinds it when the clause ends, so those definitions reach the code after
+            shadowed = [(d, d.pop(name)) for d in self.reaching if name in d]
+        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes), len(self.guards), earlier, binding)
         self.handlers.append(info)
         before = len(self.raw)
         try:
             self.body_of(handler)
         finally:
             self.handlers.pop()
+            for d, definition in shadowed:
+                d.setdefault(name, definition)
         self._silent_exit(handler, before)
         return types
 
