@@ -15,6 +15,7 @@ from .inputs import first_failing_input
 from .signals import value_placeholders
 from .part_rule import NOT_FOUND_TEXT, PART_SINKS, PartRule, listing_tool_for, passthrough_only
 from .allowed_values import states_requirement
+from .fault_location import locates_fault
 from .recovery import fixable, internal_invariant
 from .vague import messageless_matters, signals
 
@@ -72,8 +73,11 @@ class MissingNextStep(PartRule):
     "not a boolean", "must exist in the schema file"), shows the missing file a CLI user or HTTP
     client named ("File not found: {path}"), says the file or other content the reader handed over is
     broken ("{path} is a damaged zip file", "A part of the workbook is not well-formed XML", "The
-    document uses an unsupported encoding"), or says the program is waiting ("Waiting for standard
-    input").
+    document uses an unsupported encoding"), points at the place in the reader's file or settings
+    where the fault is, as a compiler does ("Error reading schema at line {n}: {e}", "Invalid value
+    for option {o} in section {s}", "Key '{k}' in {path} does not contain the expected text"; not
+    when it says the thing is absent: "Unknown option {o} in section {s}"), or says the program is
+    waiting ("Waiting for standard input").
     Not reported on a check of the program's own state that an entry point reaches through a helper:
     a plain raise under an `if` that reads no caller input, outside any except handler, showing no
     value, whose test is computed only from the function's own values (parameters every call fills
@@ -165,6 +169,8 @@ class MissingNextStep(PartRule):
                 continue  # "end before start", "not a boolean": the requirement stated is the step
             if BROKEN_CONTENT.search(template.prose) and (shown or CONTENT_NOUN.search(template.prose)):
                 continue  # "{path} is a damaged zip file", "A part of the workbook is not well-formed XML": nothing to call or set; another file is the plain step
+            if locates_fault(template):
+                continue  # "Error reading schema at line {n}: {e}", "option {o} in section {s}": edit it there
             yield self.finding(
                 message,
                 f'"{quote(template.text)}" gives no next step; say what to call, pass, set or retry',
