@@ -1,7 +1,9 @@
 """A message that points at the place in the reader's own file or settings where the fault is, as a
 compiler does (a line number, a section, an entry named inside a file or section the message shows),
-makes the step plain: edit it there. AEM201 is not reported on it. A message that says the thing is
-absent, or that names no place in a file or settings, keeps AEM201."""
+makes the step plain: edit it there. AEM201 is not reported on it. A place counts only inside a
+document the message names or shows. A message that says the thing is absent, or whose "line" or
+"section" is no place in a document (an order line, a stadium section, an S3 key, a traceback's
+line of the program's own code), keeps AEM201. Several inputs here come from a hunter's report."""
 from __future__ import annotations
 
 import pytest
@@ -39,7 +41,7 @@ LOCATED = {
                 try:
                     date.fromisoformat(line.split(",")[0])
                 except ValueError as exc:
-                    raise ToolError(f"Bad date on line {lineno}: {exc}")
+                    raise ToolError(f"Bad date on line {lineno} of the CSV text: {exc}")
             return 0
         """,
     "an_entry_of_a_manifest_in_a_fastapi_route": """
@@ -72,6 +74,67 @@ LOCATED = {
 
         if __name__ == "__main__":
             main()
+        """,
+    "a_compiler_style_path_and_line_number": """
+        import argparse
+        import sys
+
+        def main():
+            ap = argparse.ArgumentParser()
+            ap.add_argument("paths", nargs="+")
+            for path in ap.parse_args().paths:
+                with open(path) as fh:
+                    for lineno, text in enumerate(fh, start=1):
+                        if text.startswith("\\t"):
+                            sys.exit(f"{path}:{lineno}: indentation could not be parsed")
+
+        if __name__ == "__main__":
+            main()
+        """,
+    "a_character_position_in_the_script_an_agent_wrote": """
+        import sqlite3
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+        mcp = FastMCP("x")
+
+        @mcp.tool
+        def apply_migration(script: str) -> str:
+            conn = sqlite3.connect("app.db")
+            offset = 0
+            for stmt in script.split(";"):
+                try:
+                    conn.execute(stmt)
+                except sqlite3.OperationalError:
+                    raise ToolError(f"Syntax error in the statement at character {offset} of the script")
+                offset += len(stmt) + 1
+            return "applied"
+        """,
+    "a_key_in_a_toml_table_of_the_config": """
+        import tomllib
+        import click
+
+        @click.command()
+        @click.option("--config", "config_path", default="pyproject.toml")
+        def build(config_path):
+            with open(config_path, "rb") as fh:
+                table = tomllib.load(fh).get("tool", {}).get("mybuild", {})
+            for key, value in table.items():
+                if isinstance(value, dict):
+                    raise click.ClickException(f"Key {key!r} in the [tool.mybuild] table of {config_path} holds a nested table")
+        """,
+    "an_option_in_a_file_named_by_a_literal": """
+        import configparser
+        import click
+
+        @click.command()
+        def serve():
+            parser = configparser.ConfigParser()
+            parser.read("settings.ini")
+            raw = parser.get("server", "workers", fallback="4")
+            try:
+                int(raw)
+            except ValueError:
+                raise click.ClickException(f"Option 'workers' in settings.ini could not be read as a count ({raw!r})")
         """,
 }
 
@@ -144,6 +207,83 @@ NOT_LOCATED = {
                 raise ToolError(f"Value {payload['id']} in {payload} was refused by the service")
             return reply.text
         """, 11),
+    # a line, a section or a key outside any document the reader can edit
+    "a_line_of_an_order": ("""
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+        mcp = FastMCP("x")
+
+        @mcp.tool
+        def refund_line(order_id: str, line: int) -> dict:
+            item = fetch(order_id)[line - 1]
+            if item["status"] == "fulfilled":
+                raise ToolError(f"Order {order_id} line {line} has already shipped and cannot be refunded here")
+            return item
+
+        def fetch(order_id):
+            return []
+        """, 10),
+    "a_section_of_a_stadium": ("""
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+        mcp = FastMCP("x")
+
+        @mcp.tool
+        def reserve(event_id: str, section: str, count: int) -> list:
+            available = seats(event_id, section)
+            if len(available) < count:
+                raise ToolError(f"Only {len(available)} seats left in section {section} for event {event_id}")
+            return available[:count]
+
+        def seats(event_id, section):
+            return []
+        """, 10),
+    "a_key_under_an_s3_prefix": ("""
+        import boto3
+        import click
+
+        @click.command()
+        @click.argument("bucket")
+        @click.argument("s3_path")
+        def download(bucket, s3_path):
+            s3 = boto3.client("s3")
+            for obj in s3.list_objects_v2(Bucket=bucket, Prefix=s3_path).get("Contents", []):
+                if obj.get("StorageClass") in ("GLACIER", "DEEP_ARCHIVE"):
+                    raise click.ClickException(f"Key {obj['Key']} in {s3_path} is archived in {obj['StorageClass']}")
+        """, 12),
+    "a_key_missing_from_the_config_file": ("""
+        import argparse
+        import sys
+        import tomllib
+
+        def main():
+            ap = argparse.ArgumentParser()
+            ap.add_argument("config_path")
+            args = ap.parse_args()
+            data = tomllib.load(open(args.config_path, "rb"))
+            if "token" not in data.get("server", {}):
+                sys.exit(f"Key 'token' in {args.config_path} is missing")
+
+        if __name__ == "__main__":
+            main()
+        """, 12),
+    "a_line_of_the_program_s_own_code_in_a_traceback": ("""
+        import sys
+        import traceback
+        from fastmcp import FastMCP
+        from fastmcp.exceptions import ToolError
+        mcp = FastMCP("x")
+
+        @mcp.tool
+        def run_plugin(name: str, payload: dict) -> dict:
+            try:
+                return PLUGINS[name](payload)
+            except Exception:
+                tb = traceback.extract_tb(sys.exc_info()[2])[-1]
+                raise ToolError(f"Plugin {name} crashed at line {tb.lineno} of {tb.filename}")
+
+        PLUGINS = {}
+        """, 14),
 }
 
 

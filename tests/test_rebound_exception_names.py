@@ -150,3 +150,61 @@ HTTP_CLAUSES = """
 def test_a_relayed_request_error_in_a_second_clause():
     assert kinds_of(HTTP_CLAUSES, "") and kinds_of(HTTP_CLAUSES, "Timed out")[-1] == ["exception"]
     assert found(HTTP_CLAUSES) == [(16, "AEM207")]
+
+
+# a name the clause itself rebinds is no longer the exception from that point on
+REBOUND_BY_A_LOOP_OVER_ITS_ERRORS = """
+    from fastmcp import FastMCP
+    from fastmcp.exceptions import ToolError
+    from pydantic import BaseModel, ValidationError
+
+    mcp = FastMCP("orders")
+
+    class Order(BaseModel):
+        sku: str
+
+    @mcp.tool
+    def place_order(order: dict) -> str:
+        try:
+            parsed = Order.model_validate(order)
+        except ValidationError as e:
+            for e in e.errors():
+                raise ToolError(f"Error: {e['msg']}")
+            raise
+        return parsed.sku
+    """
+
+REBOUND_BY_A_LOOP_OVER_CONSTANTS = """
+    from fastmcp import FastMCP
+    from fastmcp.exceptions import ToolError
+
+    mcp = FastMCP("warehouse")
+    PROBLEMS = [
+        "The warehouse is in maintenance mode; call get_status and retry once it reports 'ready'.",
+    ]
+
+    @mcp.tool
+    def stock(sku: str) -> int:
+        try:
+            conn = connect()
+        except ConnectionError as e:
+            for e in PROBLEMS:
+                raise ToolError(e)
+            raise
+        return conn.stock(sku)
+
+    def connect():
+        return None
+    """
+
+
+def test_a_loop_over_the_errors_rebinds_the_name():
+    # `e['msg']` is a field of one error record the validator returned, relayed as it is
+    assert kinds_of(REBOUND_BY_A_LOOP_OVER_ITS_ERRORS, "Error: ") == [["exception", "relayed"]]
+    assert found(REBOUND_BY_A_LOOP_OVER_ITS_ERRORS) == [(17, "AEM101"), (17, "AEM207")]
+
+
+def test_a_loop_over_constants_rebinds_the_name():
+    # `e` is the constant text, which already says what to call and when to retry
+    assert kinds_of(REBOUND_BY_A_LOOP_OVER_CONSTANTS, "maintenance") == []
+    assert found(REBOUND_BY_A_LOOP_OVER_CONSTANTS) == []

@@ -75,9 +75,11 @@ class MissingNextStep(PartRule):
     broken ("{path} is a damaged zip file", "A part of the workbook is not well-formed XML", "The
     document uses an unsupported encoding"), points at the place in the reader's file or settings
     where the fault is, as a compiler does ("Error reading schema at line {n}: {e}", "Invalid value
-    for option {o} in section {s}", "Key '{k}' in {path} does not contain the expected text"; not
-    when it says the thing is absent: "Unknown option {o} in section {s}"), or says the program is
-    waiting ("Waiting for standard input").
+    for option {o} in section {s}", "Key '{k}' in {path} does not contain the expected text",
+    "{path}:{lineno}: bad indent"; only inside a document the message names or shows, so not an
+    order's line, a stadium's section or an S3 key, and not when it says the thing is absent:
+    "Key 'token' in {path} is missing"), or says the program is waiting ("Waiting for standard
+    input").
     Not reported on a check of the program's own state that an entry point reaches through a helper:
     a plain raise under an `if` that reads no caller input, outside any except handler, showing no
     value, whose test is computed only from the function's own values (parameters every call fills

@@ -16,7 +16,7 @@ import libcst as cst
 from ..model import Context, FunctionInfo, Message, Template, ToolInfo
 from . import exception_templates, framework_sinks
 from .links import ModuleLinks
-from .scope import Reaching, ReachingScope, Scope
+from .scope import Binding, Reaching, ReachingScope, Scope
 from .sinks import PROFILE_OF_KIND
 from .string_formats import join, percent_template
 from .tool_error_converters import converted_by_tools, covered, handler_classes, passes_through, wraps_its_caller
@@ -36,6 +36,7 @@ class RawSink:
     extra: dict = field(default_factory=dict)
     args: Sequence[cst.CSTNode] = ()
     reaching: Reaching = field(default_factory=dict)
+    caught: Dict[str, Binding] = field(default_factory=dict)  # names enclosing `except ... as name` clauses bind
 
 
 @dataclass(eq=False)
@@ -135,8 +136,7 @@ class FactsAssembly:
         return False
 
     def _messages(self, raw: RawSink) -> List[Message]:
-        caught = {h.name: h.binding for h in reversed(raw.context.handlers) if h.binding is not None}  # the innermost clause wins
-        builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching, caught) if raw.reaching or caught else raw.scope, self.qualify, self.code)
+        builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching, raw.caught) if raw.reaching or raw.caught else raw.scope, self.qualify, self.code)
         extra = raw.extra
         if extra.get("messageless"):
             templates: List[Template] = [Template((), (), True)]

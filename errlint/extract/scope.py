@@ -29,6 +29,7 @@ class Binding:
     qualified: str = ""
     tried: Tuple[cst.CSTNode, ...] = ()  # except: what the try body's calls operated on (paths, files)
     requests: Tuple[cst.CSTNode, ...] = ()  # except: the HTTP request calls in the try body
+    order: int = 0  # except: how many bindings its scope had made when the clause bound the name
 
 
 @dataclass(eq=False)

@@ -20,6 +20,7 @@ from .call_arguments import may_be_project_call
 from .links import function_refs
 from .receivers import call_target
 from .sinks import ARG_MESSAGE_KEYWORDS, BUILTIN_EXCEPTIONS, LOG_METHODS, NOT_MESSAGES, Spec, classify_callee
+from .statement_shapes import traceback_follows
 
 LOGGER_NAME = re.compile(r"^_*(log|logger|logging|_?lg)$|logger$|_log$", re.I)
 MAX_TRY_OPERANDS = 16
@@ -297,7 +298,8 @@ class SinkRecording:
         if message is None:
             return
         args = nodes.positional_args(call)[position + 1:]
-        self.record("log", callee, call, message, level=level, args=args, exc_info=nodes.keyword_arg(call, "exc_info") is not None or level == "exception", paired=self.before_reply)
+        exc_info = nodes.keyword_arg(call, "exc_info") is not None or level == "exception" or self.block_at is not None and traceback_follows(*self.block_at, self.qualify)
+        self.record("log", callee, call, message, level=level, args=args, exc_info=exc_info, paired=self.before_reply)
 
     # ------------------------------------------------------------------ predicates
     def _starts_stdio(self, stmt: cst.CSTNode) -> bool:

@@ -267,6 +267,23 @@ def debugger_follows(flat: Sequence[cst.CSTNode], index: int, qualify, limit: in
     return False
 
 
+TRACEBACK_CALLS = frozenset({"traceback.print_exc", "traceback.print_exception", "traceback.format_exc",
+                             "traceback.format_exception", "traceback.format_tb", "traceback.print_tb"})
+
+
+def traceback_follows(flat: Sequence[cst.CSTNode], index: int, qualify) -> bool:
+    """Whether the statement right after `flat[index]` prints or logs the traceback
+    (`traceback.print_exc()`, `logger.error("%s", traceback.format_exc())`): the line before it is
+    the traceback's heading, as with `logger.exception` or `exc_info=True`."""
+    for stmt in flat[index + 1:index + 2]:
+        if isinstance(stmt, cst.BaseCompoundStatement):
+            return False
+        for node in nodes.iter_expr(stmt, stop=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            if node.__class__ is cst.Call and qualify(node.func) in TRACEBACK_CALLS:
+                return True
+    return False
+
+
 FORK_CALLS = frozenset({"os.fork", "os.forkpty"})
 
 

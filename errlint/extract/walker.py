@@ -397,6 +397,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
             requests = tuple(c for c in (request_call(call) for _, call in collector.nodes) if c is not None)
             binding = Binding("except", caught=caught, tried=tuple(collector.operands), requests=requests)
             self.scope.bind(name, binding)
+            binding.order = len(self.scope.order)
             # inside the clause the name is the caught exception, whatever was assigned to it before the
             # `try`; Python unbinds it when the clause ends, so those definitions reach the code after
             shadowed = [(d, d.pop(name)) for d in self.reaching if name in d]
@@ -473,7 +474,18 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
             extra["before_debugger"] = True  # "dropping into pdb..." then `pdb.post_mortem(tb)`
         if self.main_depth and self.func is None:
             extra["main"] = True
-        self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args, self.reaching_now()))
+        self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args, self.reaching_now(), self.caught_names()))
+
+    def caught_names(self) -> Dict[str, Binding]:
+        """The names the enclosing `except ... as name` clauses of this function bind here (the
+        innermost clause wins). A name the clause rebinds before this point (`for e in e.errors()`,
+        `e = ...` under an `if`) is not the exception any more, so it is left out."""
+        caught: Dict[str, Binding] = {}
+        for handler in self.handlers:
+            binding = handler.binding
+            if binding is not None and handler.name not in self.scope.order[binding.order:]:
+                caught[handler.name] = binding
+        return caught
 
 
 _HANDLERS: Dict[type, Optional[Callable[[Walker, cst.CSTNode], None]]] = {}  # statement class -> Walker.st_<class>
