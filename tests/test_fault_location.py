@@ -207,6 +207,19 @@ NOT_LOCATED = {
                 raise ToolError(f"Value {payload['id']} in {payload} was refused by the service")
             return reply.text
         """, 11),
+    "no_field_found_in_a_file_named_by_a_literal": ("""
+        import json
+        import sys
+
+        def main():
+            data = json.load(open("server.json"))
+            if "$schema" not in data:
+                print("No $schema field found in server.json", file=sys.stderr)
+                sys.exit(1)
+
+        if __name__ == "__main__":
+            main()
+        """, 8),
     # a line, a section or a key outside any document the reader can edit
     "a_line_of_an_order": ("""
         from fastmcp import FastMCP

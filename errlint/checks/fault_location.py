@@ -42,7 +42,8 @@ FOREIGN_ROOT = re.compile(r"(?:^|_)(?:url|uri|s3|gs|gcs|bucket|remote|http|tb|fr
 SECTION_NAME = re.compile(r"(?:^|_)section$", re.I)
 ABSENT = re.compile(
     r"\b(?:not found|(?:does|do) not exist|doesn't exist|unknown|no such|not defined|undefined|not recogni[sz]ed|missing|"
-    r"(?:could not|couldn't|cannot|can't|unable to) (?:find|locate)|cannot be (?:found|located)|(?:has|have) no|not present|absent|not set)\b", re.I)
+    r"(?:could not|couldn't|cannot|can't|unable to) (?:find|locate)|cannot be (?:found|located)|(?:has|have) no|not present|absent|not set)\b"
+    r"|\bno\b(?:\s+\S+){1,4}?\s+(?:found|present|given|defined|set)\b", re.I)  # "No $schema field found in server.json"
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`")
 
 
