@@ -81,9 +81,7 @@ class GenericFailureMessage(Rule):
     A header is not judged alone: a line ending with a colon that the block follows with more output
     ("Validation error:" then the path and the validator's message) says what failed in those lines,
     and neither is a log line right before the traceback is printed or logged
-    (`traceback.print_exc()`), as with `logger.exception`. Nor a generic prefix over the exception a
-    specific `except` class caught ("Request failed: {e}" under `except RequestException as e`): the
-    class says what failed and its text why; over a catch-all (`except Exception`) it is flagged.
+    (`traceback.print_exc()`), as with `logger.exception`.
 
     ## Why is this bad?
     "Something went wrong" gives an agent nothing to change, so it retries the same call or gives up.
@@ -202,27 +200,8 @@ class GenericFailureMessage(Rule):
             return None
         if content and any(h.has(EXCEPTION) for h in template.placeholders):
             return None  # "Session termination failed: {exc}": the operation and its cause are both there
-        if message is not None and relays_a_specific_cause(message, template):
-            return None  # "Request failed: {e}" under `except RequestException as e`: the class names the operation, its text the cause
         if hits:
             start, end = hits[0]
             return prose[start:end]
         return template.literal.strip()
-
-
-CATCH_ALL = frozenset({"", "Exception", "BaseException"})
-
-
-def relays_a_specific_cause(message: Message, template: Template) -> bool:
-    """The template shows the exception its innermost `except` clause caught by a specific class
-    (`except requests.RequestException as e` ... f"Request failed: {e}"): the class fixes what
-    failed and its text says why. A catch-all's exception (`except Exception as exc`) can be
-    anything, so a generic prefix over it still says only that something failed."""
-    handlers = message.context.handlers
-    if not handlers or not handlers[0].name:
-        return False
-    clause = handlers[0]
-    if any(t.rsplit(".", 1)[-1] in CATCH_ALL for t in clause.types):
-        return False
-    return any(h.has(EXCEPTION) and any(n == clause.name or n.startswith(clause.name + ".") for n in h.names) for h in template.placeholders)
 
