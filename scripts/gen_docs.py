@@ -1,9 +1,12 @@
-"""Regenerate docs/rules.md and the rule table in README.md from the rule metadata.
+"""Regenerate docs/rules.md, and the rule table and the sample output in README.md, from the rule
+metadata and a run of `errlint examples/` with the default rule set (which rules are on by default
+follows their measured precision, so the sample changes when that does).
 
 Run `python scripts/gen_docs.py`; `tests/test_docs.py` fails when either file is stale.
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -15,6 +18,22 @@ from errlint.docs import rules_markdown, rules_table  # noqa: E402
 from errlint.registry import rule_catalog  # noqa: E402
 
 START, END = "<!-- rules-table:start -->", "<!-- rules-table:end -->"
+SAMPLE_START, SAMPLE_END = "<!-- sample-output:start -->", "<!-- sample-output:end -->"
+
+
+def sample_output() -> str:
+    """`errlint examples/` as a new user sees it: the default set, no cache written."""
+    from click.testing import CliRunner
+
+    from errlint.cli import main as cli
+
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        result = CliRunner().invoke(cli, ["--no-cache", "examples/"], env={"ERRLINT_PREVIEW": "0", "NO_COLOR": "1"})
+    finally:
+        os.chdir(cwd)
+    return f"```text\n$ errlint examples/\n{result.output}```\n"
 
 
 def rendered() -> dict:
@@ -22,6 +41,8 @@ def rendered() -> dict:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     table = f"{START}\n{rules_table(rules)}{END}"
     new_readme = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: table, readme, flags=re.S)
+    sample = f"{SAMPLE_START}\n{sample_output()}{SAMPLE_END}"
+    new_readme = re.sub(re.escape(SAMPLE_START) + ".*?" + re.escape(SAMPLE_END), lambda _: sample, new_readme, flags=re.S)
     return {ROOT / "docs" / "rules.md": rules_markdown(rules), ROOT / "README.md": new_readme}
 
 
