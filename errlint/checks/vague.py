@@ -204,4 +204,3 @@ class GenericFailureMessage(Rule):
             start, end = hits[0]
             return prose[start:end]
         return template.literal.strip()
-
