@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,17 +24,22 @@ SAMPLE_START, SAMPLE_END = "<!-- sample-output:start -->", "<!-- sample-output:e
 
 
 def sample_output() -> str:
-    """`errlint examples/` as a new user sees it: the default set, no cache written."""
+    """`errlint examples/` as a new user sees it in a fresh checkout: the default set, no cache
+    written, and no `.venv` of this checkout (an mcp installed there would change what AEM603 says),
+    so the examples and pyproject.toml are copied to a scratch directory and checked there."""
     from click.testing import CliRunner
 
     from errlint.cli import main as cli
 
     cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        result = CliRunner().invoke(cli, ["--no-cache", "examples/"], env={"ERRLINT_PREVIEW": "0", "NO_COLOR": "1"})
-    finally:
-        os.chdir(cwd)
+    with tempfile.TemporaryDirectory() as scratch:
+        shutil.copytree(ROOT / "examples", Path(scratch) / "examples")
+        shutil.copy2(ROOT / "pyproject.toml", Path(scratch) / "pyproject.toml")
+        os.chdir(scratch)
+        try:
+            result = CliRunner().invoke(cli, ["--no-cache", "examples/"], env={"ERRLINT_PREVIEW": "0", "NO_COLOR": "1"})
+        finally:
+            os.chdir(cwd)
     return f"```text\n$ errlint examples/\n{result.output}```\n"
 
 
