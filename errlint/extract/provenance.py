@@ -237,11 +237,15 @@ def _request_read(dotted: str) -> bool:
 def provenance(message, outcomes: bool = False) -> Provenance:
     """The (cached) provenance model of a message's scope. With `outcomes`, the outcome of a call made
     with input counts too: a 4xx for the version the caller asked for is the caller's to fix."""
-    found = getattr(message, "provenance", None)
+    environment = message.profile not in ("agent", "http")  # an agent or a client cannot set the server's environment
+    internal = bool(message.extra.get("internal_params"))
+    # one model per (reader, parameters) the message is judged under: the engine judges one message
+    # once per audience, and the environment is input for some readers only
+    cache = getattr(message, "provenance", None)
+    if cache is None:
+        cache = message.provenance = {}
+    key = (environment, internal, outcomes)
+    found = cache.get(key)
     if found is None:
-        environment = message.profile not in ("agent", "http")  # an agent or a client cannot set the server's environment
-        internal = bool(message.extra.get("internal_params"))
-        found = (Provenance(message.scope, environment=environment, internal=internal),
-                 Provenance(message.scope, outcomes=True, environment=environment, internal=internal))
-        message.provenance = found
-    return found[1] if outcomes else found[0]
+        found = cache[key] = Provenance(message.scope, outcomes=outcomes, environment=environment, internal=internal)
+    return found
