@@ -15,6 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import libcst as cst
 
 from .checks.base import FileContext, Rule, all_rules
+from .checks.recovery import internal_invariant
 from .checks.verdict import one_verdict
 from . import project_summary
 from .families import family_of
@@ -231,6 +232,10 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
                 _run_internal(message, rules, ctx, leak_only, findings.setdefault((index, audience + INTERNAL), []), internal, name)
                 if "gp" not in record:  # the same for every audience
                     record["gp"] = guard_params(message, ctx)
+        if cls is not None and kind == "raise" and (findings.get((index, "cli")) or run.locate_all):
+            message.profile = "cli"  # judged as a CLI user reads it (the environment is theirs)
+            if internal_invariant(message, ctx, state_is_own=True):
+                record["own"] = True  # a check of the program's own state (`reachability.Reach.crash_only`)
         message.profile = original
         record["node"] = message.node
         variants.append(record)

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .entry_points import AUDIENCE_ORDER
-from .extract.catching import catches, not_an_http_error
+from .extract.catching import catches, crashes_a_command, not_an_http_error
 from .model import Diagnostic
 from .parameter_inputs import ParameterInputs
 from .project_model import DETACHED, RELAYED, ProjectModel, is_test_module
@@ -61,6 +61,7 @@ class Reach:
         self._screen: Optional[Dict[str, Optional[str]]] = None
         self._raised: Dict[Tuple[str, str, str], Tuple[Optional[str], Tuple[str, ...]]] = {}
         self.exc_reason: Dict[Tuple[str, str, str], str] = {}  # see raise_audience
+        self.crashes: Set[Tuple[str, str, str]] = set()  # see raise_audience
         self.params = ParameterInputs(model, set(self.roots))
         self._replaced: Dict[Tuple[str, str], bool] = {}
         self.entry_modules = {model.module_of.get(node, node.partition(":")[2]) for node, _, _ in self.entries}
@@ -117,6 +118,9 @@ class Reach:
           that nothing on the way or in the project (`ProjectModel.http_catchers`) turns into a
           response of its own: the framework answers a bare 500 ("Internal Server Error") and logs
           the text.
+        A `cli` raise of a `plain` class that stops the program with a traceback
+        (`catching.crashes_a_command`), and that no handler on the way uses, is added to `crashes`:
+        its text reaches the user only inside the traceback of a crash (see `choose`).
         Call only for a reached `fq`."""
         key = (fq, cls, plain)
         if key not in self._raised:
@@ -152,6 +156,8 @@ class Reach:
                 return tuple(chain)
 
             best = next((a for a in AUDIENCE_ORDER if a in found), None)
+            if best == "cli" and not relayed and crashes_a_command(plain, self.model.qualified_bases):
+                self.crashes.add(key)
             if best is None and screen is not None:
                 # a thread or process a CLI command starts: what it raises is printed, with its
                 # traceback, on the terminal of the person who ran the command
@@ -163,6 +169,13 @@ class Reach:
             else:
                 self._raised[key] = (best, down(found[best]) if best is not None else ())
         return self._raised[key]
+
+    def crash_only(self, fq: str, record: dict) -> bool:
+        """A raise that reaches a CLI user only as the traceback of a crash (`raise_audience`), on a
+        check of the program's own state (`recovery.internal_invariant` with `state_is_own`: the
+        test reads no caller input and calls nothing that may read the world). It reports a bug;
+        its reader is whoever debugs the crash (`exc`)."""
+        return bool(record.get("own")) and (fq, record["cls"], record.get("qcls", "")) in self.crashes
 
     def replaced_by_callers(self, fq: str, cls: str, depth: int = 0) -> bool:
         """For code no entry point reaches in an application: every project caller of `fq` (tests
@@ -243,6 +256,8 @@ def choose(reach: Reach, module: str, record: dict) -> Tuple[str, Tuple[str, ...
         raised, chain = reach.raise_audience(node, record["cls"], record.get("qcls", ""))
         if raised is None:
             return NOBODY, (), ""
+        if reach.crash_only(node, record):
+            return "exc", (), ""
         audience = raised
     elif "cls" in record and reach.replaced_by_callers(node, record["cls"]):
         return NOBODY, (), ""
@@ -296,6 +311,11 @@ def explain(reach: Reach, module: str, record: dict) -> List[str]:
         return [f"audience exc: only HTTP handlers reach {node}, and its class is not an HTTP error: the framework "
                 "answers a bare 500 and logs the text (no handler on the way uses it, and the project registers no "
                 "exception handler, and no middleware that catches exceptions)",
+                "call chain: " + " -> ".join(chain)]
+    if raised is not None and raised[0] == "cli" and reach.crash_only(node, record):
+        return [f"audience exc: only CLI commands reach {node}, nothing on the way reports {record['cls'] or 'the exception'}, "
+                "and its class stops the program with a traceback; the raise checks the program's own state (no caller "
+                "input, nothing read from the world), so it reports a bug, and its reader is whoever debugs the crash",
                 "call chain: " + " -> ".join(chain)]
     if raised == ("exc", ()):
         return [f"audience exc: every call path from an entry point to {node} runs it detached (a thread or process "

@@ -4,6 +4,7 @@ out a transient state). AEM101/AEM201 on plain raises and the `when = "fixable"`
 from __future__ import annotations
 
 import re
+from typing import Mapping, Optional
 
 import libcst as cst
 
@@ -114,9 +115,10 @@ PURE_METHODS = frozenset({
     "end", "span", "format", "hex", "issubset", "issuperset", "intersection", "union", "difference",
 })
 CONSTANT_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
+CLASS_NAME = re.compile(r"^_*[A-Z][a-z0-9]+[A-Za-z0-9]*$")  # CamelCase: a class, read as a type
 
 
-def internal_invariant(message: Message, ctx: FileContext) -> bool:
+def internal_invariant(message: Message, ctx: FileContext, state_is_own: bool = False) -> bool:
     """A plain raise that checks the program's own state: it sits under an `if` whose test reads no
     caller input, outside any except handler (no operation failed), is no timeout or status, and
     shows no value, and the test is computed only from the function's own values (its parameters,
@@ -125,7 +127,12 @@ def internal_invariant(message: Message, ctx: FileContext) -> bool:
     on XML the program wrote). A test that reads a global or `self` (state another entry point may
     set: a connection, a loaded index), or calls anything else (a project function, an import probe,
     a lock, the file system) is not one. No step helps the reader of an own-state check: it reports
-    a bug, or data the program made."""
+    a bug, or data the program made.
+
+    `state_is_own`: reads of `self` and of the globals the file defines (not the names it imports)
+    count as the program's own state too. So they are
+    for a raise that only a CLI command reaches, run once per process: no other entry point of the
+    same process sets that state (`reachability.Reach.crash_only`)."""
     if message.sink != "raise" or message.context.handlers or message.extra.get("messageless"):
         return False
     facts = ctx.guard(message)
@@ -135,13 +142,15 @@ def internal_invariant(message: Message, ctx: FileContext) -> bool:
         return False
     if fixable(message, ctx) or needs_a_person(message, ctx):
         return False
-    return _own_values_only(message, facts)
+    return _own_values_only(message, facts, ctx.facts.imports if state_is_own else None)
 
 
-def _own_values_only(message: Message, facts) -> bool:
+def _own_values_only(message: Message, facts, imported: Optional[Mapping[str, str]] = None) -> bool:
     """The guard's tests, and the values they read through any number of assignments, use only the
     function's own names, module constants and pure operations (PURE_BUILTINS, PURE_METHODS,
-    regular expressions)."""
+    regular expressions). With `imported` (the file's imports: local name -> qualified), `self`, the
+    globals the file defines and imported classes (CamelCase names, read as types) count as the
+    function's own; any other imported name (`os.environ`, a client) is still the world's."""
     scope = message.scope
     if scope is None or message.context.function is None:
         return False
@@ -164,6 +173,8 @@ def _own_values_only(message: Message, facts) -> bool:
             cls = node.__class__
             if cls is cst.Name and id(node) not in skip:
                 name = node.value
+                if imported is not None and (name not in imported or CLASS_NAME.match(name)):
+                    continue  # state the program set, or a class (`isinstance(self.stream, SyncByteStream)`); a call of it is judged below
                 if name in ("self", "cls"):
                     return False  # object state: another entry point may have set it
                 if name not in own and name not in local and not CONSTANT_NAME.match(name) and name not in PURE_BUILTINS and name not in REGEX_MODULES:

@@ -179,23 +179,41 @@ WEB_FRAMEWORKS = frozenset({
     "sanic", "falcon", "tornado", "pyramid", "bottle", "connexion", "channels"})
 
 
-def not_an_http_error(qualified: str, bases: Mapping[str, Iterable[str]], depth: int = 0) -> bool:
+def not_an_http_error(qualified: str, bases: Mapping[str, Iterable[str]]) -> bool:
     """The raised class (its name as the code qualifies it) is known not to be an error class a web
     framework answers with its own text: a builtin exception, a class of another package
     (`requests.HTTPError`, `marshmallow.ValidationError`), or a project class (`bases`: last name ->
     its bases, qualified as written) all of whose bases are. A class errlint cannot place (an alias
     `ApiError = HTTPException`, a name from nowhere) is not known, and neither is a framework's."""
+    return _outside(qualified, bases, WEB_FRAMEWORKS, is_builtin_exception)
+
+
+# the packages whose exception classes a command-line framework reports itself: click and typer print
+# a `ClickException`'s text as "Error: ..." (with usage for a `UsageError`); argparse prints an
+# `ArgumentTypeError` raised by a `type=` converter as a usage error
+CLI_FRAMEWORKS = frozenset({"click", "typer", "argparse", "cyclopts", "cleo", "fire", "rich_click", "asyncclick"})
+
+
+def crashes_a_command(qualified: str, bases: Mapping[str, Iterable[str]]) -> bool:
+    """Raised out of a command, the class (qualified as the code writes it) is known to stop the
+    program with a traceback: a builtin `Exception` subclass (not `SystemExit` or `KeyboardInterrupt`,
+    which Python ends without one), a class of a package that is not a command-line framework, or a
+    project class all of whose bases are such. A class errlint cannot place is not known."""
+    return _outside(qualified, bases, CLI_FRAMEWORKS, lambda last: is_builtin_exception(last) and issubclass(getattr(builtins, last), Exception))
+
+
+def _outside(qualified: str, bases: Mapping[str, Iterable[str]], frameworks: FrozenSet[str], builtin, depth: int = 0) -> bool:
     if not qualified or depth > 8:
         return False
-    if qualified.split(".", 1)[0] in WEB_FRAMEWORKS:
+    if qualified.split(".", 1)[0] in frameworks:
         return False
     last = qualified.rsplit(".", 1)[-1]
     if last in bases:
         found = list(bases[last])
-        return bool(found) and all(not_an_http_error(b, bases, depth + 1) for b in found)
+        return bool(found) and all(_outside(b, bases, frameworks, builtin, depth + 1) for b in found)
     if "." not in qualified or qualified.startswith("builtins."):
-        return is_builtin_exception(last) or last == "object"
-    return True  # a class of a package that is not a web framework
+        return builtin(last) or last == "object"
+    return True  # a class of a package that is not one of `frameworks`
 
 
 def is_builtin_exception(cls: str) -> bool:
