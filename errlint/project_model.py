@@ -226,7 +226,9 @@ class ProjectModel(MethodDispatch):
             module = node.split(":", 1)[1]
             summary = self.modules[module]
             names = summary["main"] if node.startswith("<main>:") else summary["main"] + summary["mcalls"]
-            return [(t, ()) for name in names for t in self.resolve(module, name)]
+            caught, relayed = summary.get("tcaught", {}), summary.get("trelayed", {})
+            return [(t, tuple(caught.get(name, ())) + tuple(RELAYED + c for c in relayed.get(name, ())))
+                    for name in names for t in self.resolve(module, name)]
         fn = self.functions.get(node)
         if fn is None:
             return []

@@ -46,6 +46,8 @@ def summarize(facts) -> Summary:
         "attrs": {k: sorted(v) for k, v in links.attrs.items()} if links else {},
         "mcalls": sorted(links.module_calls) if links else [],
         "main": sorted(links.main_calls) if links else [],
+        "tcaught": {t: sorted(c) for t, c in sorted(links.top_caught.items()) if c} if links else {},
+        "trelayed": {t: sorted(c) for t, c in sorted(links.top_relayed.items())} if links else {},
         "entries": [list(e) for e in links.entries] if links else [],
         "tools": [list(t) for t in links.tool_names] if links else [],
         "serving": sorted(links.serving) if links else [],

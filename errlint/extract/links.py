@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -45,6 +45,11 @@ class ModuleLinks:
     attrs: Dict[str, Set[str]] = field(default_factory=dict)
     module_calls: Set[str] = field(default_factory=set)
     main_calls: Set[str] = field(default_factory=set)  # calls under `if __name__ == "__main__":`
+    # for the calls at the top level and in the main block, as `FunctionInfo.caught`/`relayed` for a
+    # function's: the classes every call of a target is protected from, and those some call of it
+    # is caught and used around (`try: main()` / `except Exception as e: sys.exit(f"error: {e}")`)
+    top_caught: Dict[str, FrozenSet[str]] = field(default_factory=dict)
+    top_relayed: Dict[str, FrozenSet[str]] = field(default_factory=dict)
     entries: List[Tuple[str, str, str]] = field(default_factory=list)  # (audience, function, where) registered by a call
     tool_names: List[Tuple[str, str]] = field(default_factory=list)  # (function, tool name) of add_tool
     # functions that start a server (`mcp.run()`, `uvicorn.run(app)`), and the functions they are

@@ -199,13 +199,15 @@ class SinkRecording:
             sink.add(target)
             if self.func is not None and (call.args and not target.startswith("[]") or may_be_project_call(target)):
                 self.func.call_nodes.append((target, call))
-            if self.func is not None:  # the classes every call of `target` here is protected from
-                protected = self.replaced_here()
-                before = self.func.caught.get(target)
-                self.func.caught[target] = protected if before is None else before & protected
-                relayed = frozenset().union(*(frame.relayed for frame in self.tries))
-                if relayed:  # the classes some call of `target` here is caught and used around
-                    self.func.relayed[target] = self.func.relayed.get(target, frozenset()) | relayed
+            # the classes every call of `target` here is protected from, and those some call of it is
+            # caught and used around (a function's calls, or the module's top level and main block)
+            caught, used = (self.func.caught, self.func.relayed) if self.func is not None else (self.links.top_caught, self.links.top_relayed)
+            protected = self.replaced_here()
+            before = caught.get(target)
+            caught[target] = protected if before is None else before & protected
+            relayed = frozenset().union(*(frame.relayed for frame in self.tries))
+            if relayed:
+                used[target] = used.get(target, frozenset()) | relayed
         for kind, ref in extra:
             if kind == "call":
                 sink.add(ref)
