@@ -145,12 +145,17 @@ class Statements:
         self.advice = re.compile(DIRECTIVE + r"(?P<verb>" + advice + r")\b", re.I)
         self.escalation = re.compile(
             DIRECTIVE + r"(?P<verb>" + escalate + r")\s+(?:(?:your|the|an?|our|their|this|that|a)\s+)?(?:[\w-]+\s+){0,3}"
-            r"(?:(?:" + roles + r")\b|[\w.+-]+@[\w-]+\.[\w.]+)",
+            r"(?:(?:" + roles + r")\b|[\w.+-]+@[\w-]+\.[\w.]+)"
+            # the same hand-off stated, not ordered: "your administrator can help with this"
+            r"|(?P<role>\b(?:your|the|an?|our)\s+(?:[\w-]+\s+){0,2}(?:" + roles + r"))\s+(?:can|could|will|may|should be able to|is able to)\s+"
+            r"(?:help|assist|resolve|fix|sort (?:this|it) out|look into)\b",
             re.I,
         )
         self.stop = re.compile(
             r"(?<![\w-])(?<!\bto )(?<!\bnot )(?<!\bthe )(?<!\ba )(?<!\bwill )(?<!\bcan )(?<!\bwould )(?<!\bdid )(?<!\bdoes )"
-            r"(?:stop|abort|halt)(?![\w-])(?=\s*(?:[.;:!?,)]|$)|\s+(?:and|here|now|immediately|there|at once|\w+ing)\b)",
+            r"(?:stop|abort|halt)(?![\w-])(?=\s*(?:[.;:!?,)]|$)|\s+(?:and|here|now|immediately|there|at once|\w+ing)\b"
+            # giving up one's own work: "abort the task", "stop this workflow" (not "stop the server")
+            r"|\s+(?:the|this|your)\s+(?:task|operation|job|workflow|attempt|session|conversation|plan)s?\b)",
             re.I,
         )
 
@@ -177,7 +182,7 @@ class Statements:
 
     def escalations(self, prose: str) -> List[Span]:
         """A directive to contact, email, get in touch with or ask a human role or a support address."""
-        return [(m.start("verb"), m.end()) for m in self.escalation.finditer(prose)]
+        return [(m.start("verb") if m.group("verb") else m.start("role"), m.end()) for m in self.escalation.finditer(prose)]
 
     def stops(self, prose: str) -> List[Span]:
         """"stop"/"abort" as an instruction to give up, anywhere in a sentence (not "stop the server")."""

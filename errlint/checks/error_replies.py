@@ -20,6 +20,8 @@ from .mcp import ERROR_TEXT, in_tool
 def is_error_reply(message: Message) -> bool:
     if message.sink != "tool-return" or not (message.extra.get("helper") or in_tool(message)):
         return False
+    if message.extra.get("envelope"):
+        return True  # the text of a dict that says it failed (`extract.error_envelopes`)
     if not (message.context.handlers or message.context.guards):
         return False
     expr = message.expr
@@ -32,9 +34,20 @@ def is_error_reply(message: Message) -> bool:
 
 
 class ErrorReplyRule(Rule):
-    """A rule that also reads a tool's plain `return` when it is an error reply."""
+    """A rule that also reads a tool's plain `return` when it is an error reply. A returned error dict
+    is read whole (what it leaks or costs) or, with `ENVELOPE_TEXT`, by its text field alone (what
+    its prose says)."""
 
     SINKS = CONTENT_SINKS | {"tool-return"}
+    ENVELOPE_TEXT = False
 
     def applies(self, message: Message) -> bool:
-        return super().applies(message) and (message.sink != "tool-return" or is_error_reply(message))
+        if not super().applies(message):
+            return False
+        if message.sink != "tool-return":
+            return True
+        if self.ENVELOPE_TEXT and isinstance(message.expr, cst.Dict):
+            return False  # its text field is a message of its own
+        if not self.ENVELOPE_TEXT and message.extra.get("envelope"):
+            return False
+        return is_error_reply(message)

@@ -13,6 +13,12 @@ from .base import FileContext, Option, Rule
 
 STOP_WORDS = re.compile(r"\b(do not retry|don't retry|do not try again|give up|stop|cannot (?:continue|proceed)|not retryable)\b", re.I)
 RETRY_WORDS = re.compile(r"\b(try again|retry|retrying|in a (?:few|moment))\b", re.I)
+# words that deny a retry helps: a retry word inside them advises no retry
+DENIED_RETRY = re.compile(
+    r"\b(?:(?:do not|don't|never|no need to) (?:retry|try again)|"
+    r"(?:retry|retrying|a retry|trying again|another attempt) (?:will not|won't|cannot|can't|would not|wouldn't|does not|doesn't|is not going to|isn't going to) \w+|"
+    r"(?:there is |there's )?(?:no|little) (?:use|point|sense) (?:in )?(?:retrying|trying again)|"
+    r"(?:retrying|trying again) (?:is|would be) (?:pointless|useless|futile)|not retryable|non-retryable)\b", re.I)
 FIX_INPUT = re.compile(r"\b(fix (?:your|the) (?:input|arguments?|request)|invalid (?:input|arguments?|request)|check (?:your|the) (?:input|arguments?))\b", re.I)
 TRANSIENT_OK = {408, 425, 429}
 
@@ -69,7 +75,7 @@ class StateTextMismatch(Rule):
             if retryable and STOP_WORDS.search(prose):
                 yield self.finding(message, "the error is typed retryable but the text says to stop", "Make the text and the type agree: say when to retry, or raise a non-retryable error.")
                 return
-            if fatal and RETRY_WORDS.search(prose) and not re.search(r"do not retry|don't retry|retrying (?:will not|won't) help", prose, re.I):
+            if fatal and RETRY_WORDS.search(DENIED_RETRY.sub(" ", prose)):
                 yield self.finding(message, "the error is typed fatal/non-retryable but the text says to retry", "Drop the retry advice, or type the error as retryable.")
                 return
             if isinstance(status, int) and 400 <= status < 500 and status not in TRANSIENT_OK and re.search(r"try again later|retry later", prose, re.I):

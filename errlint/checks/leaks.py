@@ -12,7 +12,7 @@ from ..extract.credential_paths import credential_path_tried
 from ..extract.value_origins import template_secret_url
 from ..fixes import replace_in_piece
 from ..model import ENV_DUMP, EXCEPTION, HOME_PATH, MAYBE_SECRET, SECRET, TRACEBACK, URL, Applicability, Finding, Fix, Level, Message
-from .base import CONTENT_SINKS, FileContext, Option
+from .base import CONTENT_SINKS, FileContext, Option, run_lines
 from .credential_names import named_credential
 from .error_replies import ErrorReplyRule as Rule  # a tool's error reply leaks as a raised error does
 
@@ -416,8 +416,8 @@ class TracebackToAgent(Rule):
     `traceback.format_exc()`/`format_exception()`/`extract_tb()` (joined or not), a
     `TracebackException`'s `.format()`, `logging.Formatter.formatException`, `record.exc_text`,
     `sys.exc_info()` or an exception's `__traceback__`; a tool's error reply returned as its result
-    included. Logs, debug/verbose branches and crash handlers that also say how to report the bug are
-    exempt. A formatted traceback is also oversized, so AEM402 reports it too.
+    included. Logs, debug/verbose branches and a CLI's crash handlers that also say how to report
+    the bug (in the same call, or on a line printed with it) are exempt. A formatted traceback is also oversized, so AEM402 reports it too.
 
     ## Why is this bad?
     A traceback costs hundreds of tokens, shows internals, and tells the caller nothing about what to
@@ -465,8 +465,9 @@ class TracebackToAgent(Rule):
         for template in message.templates:
             for holder in template.placeholders:
                 if holder.has(TRACEBACK):
-                    if message.profile == "cli" and BUG_REPORT.search(template.literal):
-                        return
+                    if message.profile == "cli" and (BUG_REPORT.search(template.literal) or any(
+                            BUG_REPORT.search(t.literal) for m in run_lines(message, ctx) for t in m.templates)):
+                        return  # a crash report: the trace with how to report the bug, in one call or in the lines around it
                     yield self.finding(
                         message,
                         f"`{holder.expr}` sends a traceback to the reader",

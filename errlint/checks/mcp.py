@@ -7,6 +7,7 @@ from typing import Iterable, Optional
 
 import libcst as cst
 
+from ..extract.error_envelopes import ERROR_FIELDS, FLAG_FIELDS, envelope_text, fields, flagged
 from ..extract.sinks import TOOL_ERROR_IMPORT
 from ..extract.tool_error_converters import UNMASKED, stack_passing
 from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
@@ -115,6 +116,8 @@ class ErrorReturnedAsSuccess(Rule):
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
+        if message.extra.get("envelope"):
+            return  # the text of a returned error dict: the dict's own message reports it
         if message.sink == "tool-output":
             if message.extra.get("flag_given"):
                 return  # isError=False written out: a deliberate success
@@ -125,12 +128,9 @@ class ErrorReturnedAsSuccess(Rule):
         import libcst as cst
 
         if isinstance(expr, cst.Dict) and message.sink == "tool-return":
-            from ..extract import nodes
-
-            keys = {nodes.string_value(el.key) for el in expr.elements if isinstance(el, cst.DictElement)}
-            failed = any(isinstance(el, cst.DictElement) and nodes.string_value(el.key) == "success" and nodes.dotted(el.value) == "False" for el in expr.elements)
-            if "error" in keys and (error_branch or failed) and not keys & {"isError", "is_error", "ok", "state"}:
-                yield self._finding(message, ctx, "a dict with an `error` key")
+            what = _envelope(expr, error_branch, bool(message.context.handlers))
+            if what:
+                yield self._finding(message, ctx, what)
             return
         if isinstance(expr, cst.Name) and message.scope is not None and any(b.kind == "aug" for b in message.scope.bindings.get(expr.value, ())):
             return  # `result += "Tools not found: ..."`: a note appended to real output, a partial success
@@ -166,6 +166,29 @@ class ErrorReturnedAsSuccess(Rule):
             value = ctx.code(node.value)
             return tool_error_fix(ctx, stack, "Raise ToolError instead of returning the error", [node_edit(node, ctx.code, f"raise ToolError({value})")])
         return None
+
+
+def _envelope(expr: cst.Dict, error_branch: bool, in_handler: bool) -> str:
+    """What makes a returned dict an error envelope (`extract.error_envelopes`), or "":
+    - a flag of the call's own outcome (`"success": False`, `"ok": False`) beside a text field;
+    - a failure status (`"status": "error"`) inside an except handler: elsewhere it may be the
+      state of a thing the tool reports on (a job that failed), which is data;
+    - an `error` field in an error branch (a guard or a handler), unless the dict also reports a
+      `state` outside a handler (a job's last error)."""
+    found = fields(expr)
+    text = envelope_text(expr)
+    if text is None:
+        return ""
+    keys = {k.lower() for k in found}
+    if flagged(found):
+        if keys & FLAG_FIELDS:
+            flag = next(k for k in found if k.lower() in FLAG_FIELDS)
+            return f"a dict flagged `{flag}: False`"
+        if in_handler:
+            return "a dict with a failure status"
+    if keys & ERROR_FIELDS and error_branch and (in_handler or "state" not in keys):
+        return "a dict with an `error` key"
+    return ""
 
 
 class ProtocolErrorForFixableFailure(Rule):

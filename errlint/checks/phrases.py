@@ -10,7 +10,8 @@ from ..fixes import replace_with_fbody
 from ..model import Applicability, Finding, Fix, Level, Message, Template
 from ..packs import MAX_MATCH_CHARS, PackError, PhraseRuleSpec
 from ..prose import statements
-from .base import FileContext, Rule, internal_fault, mostly_non_english
+from .base import FileContext, internal_fault, mostly_non_english
+from .error_replies import ErrorReplyRule
 from .inputs import first_failing_input
 from .recovery import recoverable
 from .signals import signals
@@ -29,8 +30,13 @@ def sentence_start(prose: str, at: int) -> int:
     return start
 
 
-class PhraseRule(Rule):
-    """A rule defined by a `[[rule]]` entry of a phrase pack (Vale's existence/substitution)."""
+class PhraseRule(ErrorReplyRule):
+    """A rule defined by a `[[rule]]` entry of a phrase pack (Vale's existence/substitution). It also
+    reads a tool's plain `return` of an error reply (`error_replies.is_error_reply`: "Error: ...",
+    `{"error": ...}`, `{"success": False, "message": ...}`): escalation or vague advice misleads the
+    agent whichever channel carries it."""
+
+    ENVELOPE_TEXT = True
 
     def __init__(self, spec: PhraseRuleSpec, options=None, profiles=None):
         self.spec = spec

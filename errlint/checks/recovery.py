@@ -20,7 +20,11 @@ NOT_FIXABLE_TEXT = re.compile(
     re.I,
 )
 AUTH_TYPES = re.compile(r"(Permission|Forbidden|Unauthori[sz]ed|Auth\w*|AccessDenied|NotAuthenticated)(Error|Exception)?$")
-AUTH_TEXT = re.compile(r"\b(permission|access denied|not authori[sz]ed|unauthori[sz]ed|forbidden|not allowed to|lacks? (?:the )?\w+ (?:scope|role|permission))\b", re.I)
+AUTH_TEXT = re.compile(
+    r"\b(permission|access denied|not authori[sz]ed|unauthori[sz]ed|forbidden|not allowed to|lacks? (?:the )?\w+ (?:scope|role|permission)|"
+    r"not authenticated|authentication (?:failed|required|error)|(?:invalid|expired|revoked|wrong|bad) (?:api[ _-]?key|access key|token|"
+    r"credentials?|password|secret)s?|(?:api[ _-]?key|token|credentials?|password|session) (?:has |have |is |are )?(?:expired|been revoked|revoked))\b", re.I)
+AUTH_STATUSES = frozenset({401, 403})
 CATCH_ALL = ("", "Exception", "BaseException", "builtins.Exception")
 # A guard that asks whether an action is permitted (`robots.can_fetch(url, agent)`, `user.has_perm(p)`,
 # `policy.is_allowed(x)`): the answer is a policy's, which the caller cannot change by changing its input.
@@ -57,8 +61,8 @@ def needs_a_person(message: Message, ctx: FileContext) -> bool:
     for handler in message.context.handlers[:1]:
         if any(AUTH_TYPES.search(t.rsplit(".", 1)[-1]) for t in handler.types):
             return True
-    if ctx.guard(message).statuses & {401, 403}:
-        return True
+    if ctx.guard(message).statuses & AUTH_STATUSES or message.extra.get("status") in AUTH_STATUSES:
+        return True  # a 401/403 tested in front of the sink, or the status the sink answers with
     if _permission_guard(message):
         return True
     return any(AUTH_TEXT.search(t.prose) or NOT_FIXABLE_TEXT.search(t.prose) for t in message.templates)

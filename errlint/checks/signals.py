@@ -16,7 +16,9 @@ NOT_A_VERB_NEXT = (  # a noun, not a verb: "Follow-up failed", "Set-up of {x}", 
     # and the subject of a failure a few words on ("Call to backend failed", "Export to CSV timed out")
     r"(?!-\w|'s\b|\s+(?:of|failed|fails|is|was|were|are|has|have|had|not|error|errors|timed|returned|aborted|succeeded|"
     r"completed|cannot|could|did|does|already|limit|quota|exceeded|rejected|denied|refused|\w+ed\b)"
-    r"|\s+(?:to|for|from|on|in|of|with|into)\s+(?:\S+\s+){0,2}(?:failed|fails|timed out|errored|was rejected|did not)\b)"
+    r"|\s+(?:to|for|from|on|in|of|with|into)\s+(?:\S+\s+){0,2}(?:failed|fails|timed out|errored|was rejected|did not)\b"
+    # a noun named with its value or judged: "limit={n} is above ...", "Limit {n} is ...", "Update too large"
+    r"|\s*=|\s+too\b|\s+\S+\s+(?:is|are|was|were|exceeds|exceeded)\b)"
 )
 CLAUSE_START = r"(?:^|(?<=[.;:!?\u2014\u2013(])\s*|(?<=\s-)\s+|(?<=\s--)\s+|(?<=,)\s*(?:then\s+|or\s+|and\s+)?|\b(?:then|or|and|instead|please|to fix(?: this)?,?|otherwise,?)\s+)"
 CONCRETE_STATE = re.compile(r"\b(?:is|are) (?:properly |correctly )?(?:installed|set|exported|running|reachable|configured|defined|on (?:your )?PATH)\b", re.I)

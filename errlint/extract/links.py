@@ -13,6 +13,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 
 from . import nodes
+from .error_envelopes import PROTOCOL_FIELDS, envelope_text, fields
 from .receivers import call_target
 
 # wrappers a reply passes through unchanged in meaning: `return json.dumps(helper(...))`
@@ -31,7 +32,6 @@ DECORATOR_CALLS = {
 }
 HTTP_MODULES = {"fastapi", "starlette", "flask", "quart", "aiohttp", "django", "rest_framework", "sanic", "litestar"}
 ERROR_WORDS = re.compile(r"\b(error|errors|fail|failed|failure|invalid|not found|cannot|can't|could not|couldn't|unable|denied|missing|unknown|not allowed|forbidden|timed? ?out|exception)\b", re.I)
-ERROR_KEYS = frozenset({"error", "errors", "error_message", "isError", "is_error"})
 
 
 @dataclass
@@ -245,8 +245,7 @@ def reply_candidate(value: cst.CSTNode, scope) -> Optional[cst.CSTNode]:
             return None
         value = bound
     if isinstance(value, cst.Dict):
-        keys = {nodes.string_value(el.key) for el in value.elements if isinstance(el, cst.DictElement)}
-        return value if keys & ERROR_KEYS else None
+        return value if envelope_text(value) is not None or fields(value).keys() & PROTOCOL_FIELDS else None
     if isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
         text = _literal_text(value)
         return value if text and ERROR_WORDS.search(text) else None
@@ -264,14 +263,11 @@ def _literal_text(node: cst.CSTNode) -> str:
 
 
 def error_text(candidate: cst.CSTNode) -> Optional[cst.CSTNode]:
-    """The text of a reply candidate: the string itself, or a dict's `error`/`message` value."""
+    """The text of a reply candidate: the string itself, or an error envelope's text
+    (`error_envelopes.envelope_text`)."""
     if not isinstance(candidate, cst.Dict):
         return candidate
-    for key in ("error", "error_message", "message", "errors"):
-        for el in candidate.elements:
-            if isinstance(el, cst.DictElement) and nodes.string_value(el.key) == key:
-                return el.value
-    return None
+    return envelope_text(candidate)
 
 
 def carries_message(stmt: cst.CSTNode, walker=None) -> bool:

@@ -304,3 +304,14 @@ def fstring_text(part: cst.FormattedStringText, prefix: str, quote: str) -> str:
         except Exception:  # an escape ast refuses: keep the source text
             pass
     return raw.replace("{{", "{").replace("}}", "}")
+
+
+def dict_fields(node: cst.Dict) -> Dict[str, cst.CSTNode]:
+    """The string-keyed fields of a dict literal (`**spread` and computed keys left out)."""
+    out: Dict[str, cst.CSTNode] = {}
+    for el in node.elements:
+        if el.__class__ is cst.DictElement:
+            key = string_value(el.key)
+            if key is not None:
+                out[key] = el.value
+    return out

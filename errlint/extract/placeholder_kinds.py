@@ -357,6 +357,10 @@ class PlaceholderKinds(CallKinds):
             return base_kinds, base_detail
         if not kinds and relayed_error(expr):
             return frozenset({EXCEPTION, RELAYED}), ""
+        if RELAYED in base_kinds and nodes.string_value(getattr(expr.slice[0].slice, "value", None)) is not None:
+            # `reply["message"]["content"]`: a field of what the key held, so that was an object (a chat
+            # message), not an upstream's error text; an error field of it was taken just above
+            base_kinds = base_kinds - {EXCEPTION, RELAYED}
         if not kinds:
             kinds |= base_kinds & ({HOME_PATH, EXCEPTION} | SECRETS)  # `parts[1]` of a secret is one
         if not kinds and key and BOUNDED_NAME.search(snake(key)):

@@ -355,6 +355,8 @@ class SinkRecording:
         return name in self.parsers or name in ("parser", "argparser", "arg_parser", "ap", "subparser", "cli_parser")
 
     def _is_click_context(self, base: cst.CSTNode) -> bool:
+        if isinstance(base, cst.Call):  # `click.get_current_context().exit(1)`
+            return self.qualify(base.func).rsplit(".", 1)[-1] == "get_current_context" and self.qualify(base.func).split(".", 1)[0] in ("click", "typer")
         name = nodes.last_name(base)
         if name in ("ctx", "context", "click_ctx"):
             return True
@@ -428,4 +430,7 @@ def _stdio_call(call: cst.Call, servers: Dict[str, str]) -> bool:
         return transport is None or nodes.string_value(transport) == "stdio"
     if nodes.string_value(nodes.keyword_arg(call, "transport")) == "stdio":
         return True
-    return False
+    # `anyio.run(mcp.run_stdio_async)`, `asyncio.run(main)` of the coroutine function itself: a runner
+    # called with the server's stdio entry, uncalled
+    first = nodes.call_arg(call, 0)
+    return isinstance(first, cst.Attribute) and first.attr.value in ("run_stdio_async", "run_stdio")

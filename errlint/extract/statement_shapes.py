@@ -8,7 +8,7 @@ developer-only (debug) branch, and whether an except handler reports anything be
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, TYPE_CHECKING, Tuple
 
 import libcst as cst
 
@@ -49,14 +49,48 @@ def is_debug_test(test: cst.CSTNode) -> bool:
     return False
 
 
+# exceptions that report an interruption the user made or asked for: Ctrl-C, a reader that closed the
+# pipe (`tool | head`); a handler that exits quietly on them follows the shell's convention
+USER_INTERRUPTIONS = frozenset({"KeyboardInterrupt", "BrokenPipeError"})
+EXIT_FUNCTIONS = frozenset({"sys.exit", "exit", "quit", "os._exit", "SystemExit", "builtins.exit"})
+
+
+def exit_status_functions(body: Sequence[cst.CSTNode]) -> FrozenSet[str]:
+    """The module's functions whose return value is its exit status: `sys.exit(main())`, `raise
+    SystemExit(main(argv))`, at the top level or in the `if __name__ == "__main__":` block (a
+    `[project.scripts]` wrapper makes the same call)."""
+    out = set()
+    stack = list(body)
+    while stack:
+        stmt = stack.pop()
+        if stmt.__class__ is cst.If:
+            stack.extend(_suite(stmt.body))
+            continue
+        for small in stmt.body if stmt.__class__ is cst.SimpleStatementLine else ():
+            call = small.value if small.__class__ is cst.Expr else small.exc if small.__class__ is cst.Raise else None
+            if call.__class__ is cst.Call and nodes.dotted(call.func) in EXIT_FUNCTIONS and call.args:
+                inner = call.args[0].value
+                if inner.__class__ is cst.Call and inner.func.__class__ is cst.Name:
+                    out.add(inner.func.value)
+    return frozenset(out)
+
+
 def exit_status(stmt: cst.CSTNode, walker: Walker) -> Optional[int]:
-    """The exit status a statement ends the process with (-1 when not a literal), else None."""
+    """The exit status a statement ends the process with (-1 when not a literal), else None: an exit
+    call, `raise SystemExit(...)`, click's `ctx.exit(n)`, or a `return n` from a function whose
+    value is the exit status (`exit_status_functions`)."""
     call: Optional[cst.CSTNode] = None
     kind = stmt.__class__  # exact class tests: see `nodes`
+    if kind is cst.Return:
+        func = walker.func
+        if func is None or func.parent is not None or func.name not in walker.exit_functions or stmt.value is None:
+            return None
+        return nodes.int_value(stmt.value)
     if kind is cst.Expr and stmt.value.__class__ is cst.Call:
         call = stmt.value
         name = walker.qualify(call.func)
-        if name not in ("sys.exit", "exit", "quit", "os._exit"):
+        if name not in ("sys.exit", "exit", "quit", "os._exit") and not (
+                call.func.__class__ is cst.Attribute and call.func.attr.value == "exit" and walker._is_click_context(call.func.value)):
             return None
     elif kind is cst.Raise and isinstance(stmt.exc, (cst.Call, cst.Name, cst.Attribute)):
         target = stmt.exc.func if isinstance(stmt.exc, cst.Call) else stmt.exc

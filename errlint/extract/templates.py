@@ -212,13 +212,7 @@ class TemplateBuilder(PlaceholderKinds):
         if isinstance(right, cst.Tuple):
             return [el.value for el in right.elements if not isinstance(el, cst.StarredElement)]
         if isinstance(right, cst.Dict):
-            out = {}
-            for el in right.elements:
-                if isinstance(el, cst.DictElement):
-                    key = nodes.string_value(el.key)
-                    if key is not None:
-                        out[key] = el.value
-            return out
+            return nodes.dict_fields(right)
         return [right]
 
     def _call(self, call: cst.Call, depth: int) -> Optional[List[Template]]:

@@ -7,11 +7,12 @@ Records a tool's returns (and a helper's returns that carry error text), the tex
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, Optional
+from typing import Iterable, Optional
 
 import libcst as cst
 
 from . import framework_sinks, nodes
+from .error_envelopes import envelope_text
 from .links import error_text, flow_callees, reply_candidate
 
 
@@ -38,6 +39,9 @@ class ToolReplies:
                     self.record("tool-return", "TextContent", stmt, text)
             else:
                 self.record("tool-return", "", stmt, value)
+                text = envelope_text(value) if isinstance(value, cst.Dict) else None
+                if text is not None:  # `{"success": False, "message": ...}`: its text, for the prose rules
+                    self.record("tool-return", "envelope", stmt, text, envelope=True)
 
     def tool_result(self, call: cst.Call, callee: str) -> None:
         flag = nodes.keyword_arg(call, "isError", "is_error")
@@ -75,12 +79,7 @@ class ToolReplies:
         yield content
 
     def dict_literal(self, node: cst.Dict) -> None:
-        keys: Dict[str, cst.CSTNode] = {}
-        for el in node.elements:
-            if isinstance(el, cst.DictElement):
-                key = nodes.string_value(el.key)
-                if key is not None:
-                    keys[key] = el.value
+        keys = nodes.dict_fields(node)
         if ("isError" in keys or "is_error" in keys) and nodes.is_true(keys.get("isError", keys.get("is_error"))):
             sources = [keys["content"]] if "content" in keys else ([keys["text"]] if "text" in keys else [])
             for source in sources:

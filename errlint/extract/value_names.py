@@ -87,6 +87,9 @@ HTTP_ERROR_TYPES = (
 # its own error text: `result.get("error", "Unknown error")` relays that text, and the default is
 # only a fallback for when the upstream says nothing.
 ERROR_KEY = re.compile(r"^(?:error|errors|err|error_?message|error_?msg|error_?description|error_?detail|message|msg|detail|details|reason|fault|faultstring)$", re.I)
+# keys that name an error body's text in an error reply, but also a record's field in an ordinary
+# one (a chat completion's `message`, a log entry's `detail`)
+AMBIGUOUS_ERROR_KEY = re.compile(r"^(?:message|msg|detail|details|reason)$", re.I)
 PROSE_NAME = re.compile(r"(^|_)(msg|message|messages|hint|hints|text|detail|details|reason|suffix|prefix|help|note|notes|description|tip|advice|explanation|extra|info|remedy|guidance|instructions?)$")
 HOME_LITERAL = re.compile(r"(?<![\w.])(/home/[A-Za-z0-9._-]+|/Users/[A-Za-z0-9._-]+|[A-Za-z]:\\\\?Users\\\\?[A-Za-z0-9._-]+)")
 
@@ -133,12 +136,16 @@ CREDENTIAL_GETTER = re.compile(r"^(get|fetch|load|read|create|issue|generate|aut
 
 
 ENV_PAT = re.compile(r"(^|_)PAT($|_)")
+ENV_KEY = re.compile(r"(^|_)KEY$")
+ENV_DATA_KEY = re.compile(r"(^|_)(SORT|PARTITION|CACHE|PRIMARY|FOREIGN|HASH|RANGE|ROW|LOOKUP|PUBLIC|IDEMPOTENCY|GROUP|INDEX|SHARD|REDIS|S3|OBJECT|PREFIX|DEDUP)_KEY$")
 
 
 def secret_env_var(name: str) -> bool:
-    """An environment variable named for a secret: `API_TOKEN`, `DB_PASSWORD`, and GitHub's personal
-    access tokens (`GITHUB_PAT`; `pat` elsewhere is as often a pattern)."""
-    return is_secret_name(name) or bool(ENV_PAT.search(name))
+    """An environment variable named for a secret: `API_TOKEN`, `DB_PASSWORD`, GitHub's personal
+    access tokens (`GITHUB_PAT`; `pat` elsewhere is as often a pattern), and a service's key
+    (`STRIPE_KEY`, `OWM_KEY`: in a program's settings a bare `KEY` is its credential; in code a `key`
+    is a dict's, so only here), but not a key that names data (`SORT_KEY`, `PUBLIC_KEY`)."""
+    return is_secret_name(name) or bool(ENV_PAT.search(name)) or bool(ENV_KEY.search(name)) and not ENV_DATA_KEY.search(name)
 
 
 def secret_kind(name: str) -> str:
@@ -203,8 +210,18 @@ def relayed_error(node: cst.CSTNode) -> bool:
     if isinstance(node, cst.Subscript) and len(node.slice) == 1:
         index = getattr(node.slice[0].slice, "value", None)
         key = nodes.string_value(index) if index is not None else None
+        if key and AMBIGUOUS_ERROR_KEY.match(key) and _element_of_a_list(node.value):
+            return False  # `r.json()["choices"][0]["message"]`: a field of one record of a list, not an error body
         return bool(key and ERROR_KEY.match(key)) and not nodes.dotted(node.value).startswith("os.")
     return False
+
+
+def _element_of_a_list(node: cst.CSTNode) -> bool:
+    """`x[0]`, `items[-1]`: one element of a sequence, taken by its position."""
+    if not isinstance(node, cst.Subscript) or len(node.slice) != 1:
+        return False
+    index = getattr(node.slice[0].slice, "value", None)
+    return index is not None and nodes.int_value(index) is not None
 
 
 def caught_kinds(types: Sequence[str]) -> Set[str]:

@@ -29,7 +29,7 @@ from .conditional_appends import extended_by_if, forget_exclusion
 from .links import ModuleLinks, carries_message, is_main_test, loop_tables
 from .scope import Binding, Reaching, Scope
 from .sink_recording import SinkRecording
-from .statement_shapes import (HEADER_SINKS, cannot_raise, debugger_follows, ends_with_colon, equality_chain, exit_status, forked_child_exit, is_debug_test,
+from .statement_shapes import (HEADER_SINKS, USER_INTERRUPTIONS, cannot_raise, debugger_follows, ends_with_colon, equality_chain, exit_status, exit_status_functions, forked_child_exit, is_debug_test,
                                match_values, output_runs, prints_later, reports_something)
 from .tool_replies import ToolReplies
 from .value_origins import request_call
@@ -74,6 +74,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.catching: List[Tuple[str, ...]] = []
         self.debug_depth = 0
         self.exits_after = False
+        self.exit_functions: FrozenSet[str] = frozenset()  # functions whose return value is the exit status
         self.exit_code: Optional[int] = None
         self.output_run: Optional[Tuple[int, int, int]] = None  # (id of the first statement, position, size) of a run of output lines
         self.block_at: Optional[Tuple[List[cst.CSTNode], int]] = None  # the statement's block and its index there
@@ -128,6 +129,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
 
     # ------------------------------------------------------------------ statements
     def run(self) -> FileFacts:
+        self.exit_functions = exit_status_functions(self.module.body)
         self.block(self.module.body)
         return self.finish()
 
@@ -410,12 +412,16 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
             self.handlers.pop()
             for d, definition in shadowed:
                 d.setdefault(name, definition)
-        self._silent_exit(handler, before)
+        self._silent_exit(handler, before, types)
         return types
 
-    def _silent_exit(self, handler: cst.CSTNode, before: int) -> None:
-        """AEM606(b): a non-zero exit in an except handler that emitted no message at all."""
+    def _silent_exit(self, handler: cst.CSTNode, before: int, types: Tuple[str, ...] = ("",)) -> None:
+        """AEM606(b): a non-zero exit in an except handler that emitted no message at all. Not for
+        a handler of an interruption the user made or asked for (Ctrl-C, a closed pipe: `sys.exit(130)`
+        after `KeyboardInterrupt`, as shells do)."""
         if any(r.kind != "tool-return" for r in self.raw[before:]) or reports_something(handler):
+            return
+        if all(t.rsplit(".", 1)[-1] in USER_INTERRUPTIONS for t in types):
             return
         body = handler.body
         stmts = body.body if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []

@@ -1,0 +1,72 @@
+"""Error envelopes: a dict literal that reports a failure in its own fields instead of raising.
+
+`{"error": str(e)}`, `{"success": False, "message": "..."}`, `{"ok": False, "error": ..., "trace": ...}`,
+`{"status": "error", "detail": ...}`: the reader of a tool's result (or of a response body) gets a
+success whose fields say it failed. A dict is an error envelope when it
+
+- carries a failure flag (`success`/`ok`/`succeeded` set to `False`, `status`/`state`/`result` set to
+  "error", "failed", "failure", ...) and a text field (`message`, `error`, `detail`, `reason`, ...); or
+- carries an `error`-family field whose value is not `None`, `False` or empty, and no success flag
+  (`success: True`, `status: "ok"`).
+
+A dict with an `isError`/`is_error` key says itself whether it is an error: it is no envelope here.
+"""
+from __future__ import annotations
+
+from typing import Dict, Optional
+
+import libcst as cst
+
+from . import nodes
+
+# fields that hold an error's text, in the order a reply's text is taken from
+TEXT_FIELDS = ("error", "error_message", "errors", "message", "detail", "reason", "msg", "description")
+ERROR_FIELDS = frozenset({"error", "errors", "error_message"})
+FLAG_FIELDS = frozenset({"success", "ok", "succeeded", "successful"})
+STATUS_FIELDS = frozenset({"status", "state", "result", "outcome"})
+FAILED_STATES = frozenset({"error", "errored", "failed", "failure", "fail", "fatal"})
+SUCCEEDED_STATES = frozenset({"ok", "success", "succeeded", "done", "completed", "complete"})
+PROTOCOL_FIELDS = frozenset({"isError", "is_error"})
+
+
+def fields(node: cst.Dict) -> Dict[str, cst.CSTNode]:
+    return nodes.dict_fields(node)
+
+
+def flagged(found: Dict[str, cst.CSTNode]) -> Optional[bool]:
+    """True when a field flags a failure, False when one flags a success, None when none says."""
+    for key, value in found.items():
+        low = key.lower()
+        if low in FLAG_FIELDS and value.__class__ is cst.Name and value.value in ("True", "False"):
+            return value.value == "False"
+        if low in STATUS_FIELDS:
+            state = (nodes.string_value(value) or "").strip().lower()
+            if state in FAILED_STATES:
+                return True
+            if state in SUCCEEDED_STATES:
+                return False
+    return None
+
+
+def _empty(value: cst.CSTNode) -> bool:
+    if value.__class__ is cst.Name:
+        return value.value in ("None", "False")
+    text = nodes.string_value(value)
+    return text is not None and not text.strip() or value.__class__ in (cst.List, cst.Dict) and not getattr(value, "elements", True)
+
+
+def envelope_text(node: cst.Dict) -> Optional[cst.CSTNode]:
+    """The error text of an error envelope (the first text field present), else None."""
+    found = fields(node)
+    if found.keys() & PROTOCOL_FIELDS:
+        return None
+    flag = flagged(found)
+    if flag is False:
+        return None
+    for key in TEXT_FIELDS:
+        value = found.get(key)
+        if value is None or _empty(value):
+            continue
+        if flag or key in ERROR_FIELDS:
+            return value
+    return None
