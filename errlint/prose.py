@@ -152,10 +152,10 @@ class Statements:
             re.I,
         )
         self.stop = re.compile(
-            r"(?<![\w-])(?<!\bto )(?<!\bnot )(?<!\bthe )(?<!\ba )(?<!\bwill )(?<!\bcan )(?<!\bwould )(?<!\bdid )(?<!\bdoes )"
+            r"(?<![\w-])(?<!\bto )(?<!\bnot )(?<!n't )(?<!\bnever )(?<!\bthe )(?<!\ba )(?<!\bwill )(?<!\bcan )(?<!\bwould )(?<!\bdid )(?<!\bdoes )"
             r"(?:stop|abort|halt)(?![\w-])(?=\s*(?:[.;:!?,)]|$)|\s+(?:and|here|now|immediately|there|at once|\w+ing)\b"
             # giving up one's own work: "abort the task", "stop this workflow" (not "stop the server")
-            r"|\s+(?:the|this|your)\s+(?:task|operation|job|workflow|attempt|session|conversation|plan)s?\b)",
+            r"|\s+(?:the|this|your)\s+(?:task|attempt|conversation|plan)s?\b(?![^.;!?]*\b[a-z_][a-z0-9_]*\())",
             re.I,
         )
 

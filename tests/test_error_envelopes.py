@@ -124,3 +124,29 @@ def test_an_upstream_error_field_is_still_error_text():
         return r.text
     """
     assert at(code, select=["AEM601"]) == [(10, "AEM601")]
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a structured result: the payload a success carries stands beside the status (CloudWatch's query tool)
+    ('{"queryId": qid, "status": "Error", "message": f"Error while polling: {e}", "results": []}', []),
+    ('{"success": False, "message": str(e), "items": [], "next_page": None}', []),
+    # only what describes the error beside the flag: an envelope
+    ('{"status": "failed", "message": str(e), "code": "POLL_FAILED", "hint": "call get_query again"}', [(11, "AEM601")]),
+    # an `error` field is error text whatever stands beside it
+    ('{"queryId": qid, "error": str(e), "results": []}', [(11, "AEM601")]),
+])
+def test_a_flagged_result_that_carries_its_payload_is_the_tools_schema(body, expected):
+    code = TOOL.replace("def send(to: str) -> dict:", "def send(to: str, qid: str = '') -> dict:").format(body=body)
+    assert at(code, select=["AEM601"]) == expected
+
+
+@pytest.mark.parametrize("body, in_handler", [
+    ('{"valid": False, "error": str(e)}', True),  # a validating tool's verdict
+    ('{"job_id": to, "status": "failed", "error": e.reason, "log_url": LOGS}', False),  # a job's state
+    ('{"passed": False, "message": f"{to} is not an address"}', True),
+])
+def test_a_verdict_or_a_things_state_is_the_answer(body, in_handler):
+    code = TOOL.format(body=body)
+    if not in_handler:
+        code = code.replace("    try:\n        deliver(to)\n    except OSError as e:\n        return", "    e = JOBS[to]\n    if e.failed:\n        return")
+    assert at(code, select=["AEM601"]) == []

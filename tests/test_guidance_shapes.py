@@ -152,3 +152,87 @@ def test_an_imperative_opening_is_a_step_beside_a_hand_off():
         return []
     """
     assert at(code, select=["AEM501"]) == []
+
+
+@pytest.mark.parametrize("step", ["Sort by 'relevance' or 'date'", "Filter by status=open", "Order the results by date",
+                                  "Page through the results with cursor=", "Search with fewer terms"])
+def test_a_step_beside_a_hand_off_is_self_service(step):
+    code = f"""
+    from fastmcp import FastMCP
+    from fastmcp.exceptions import ToolError
+    mcp = FastMCP("x")
+
+    @mcp.tool()
+    def search(query: str, limit: int = 50) -> list:
+        if limit > 100:
+            raise ToolError(f"limit={{limit}} is not allowed. {step}, or contact support.")
+        return []
+    """
+    assert at(code, select=["AEM501"]) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("There is no point retrying with the same id; call list_projects and pass one of its ids.", []),
+    ("Don't abort the task: call list_workflows and pass one of its ids.", []),
+    ("Halt the workflow run with cancel_run(run_id), then call again.", []),
+    ("No project with that id. Abandon ship and stop here.", ["AEM502"]),
+])
+def test_a_stop_beside_a_step_is_not_giving_up(text, expected):
+    code = f"""
+    from fastmcp import FastMCP
+    from fastmcp.exceptions import ToolError
+    mcp = FastMCP("x")
+
+    @mcp.tool()
+    def get(pid: str) -> str:
+        if pid not in PROJECTS:
+            raise ToolError({text!r})
+        return "ok"
+    """
+    assert [c for _, c in at(code, select=["AEM502"])] == expected
+
+
+@pytest.mark.parametrize("text", ["Booking failed; view the server console with server_log(tail=100).",
+                                  "Booking failed; check the Grafana dashboard with `get_dashboard`."])
+def test_a_tool_beside_the_place_is_its_equivalent(text):
+    assert codes_for(text, ["AEM503"]) == []
+
+
+@pytest.mark.parametrize("detail", ["Your API key was revoked; ask your administrator for a new one.",
+                                    "Incorrect password. Contact your administrator.",
+                                    "Credentials rejected by the server; ask your admin to re-issue them.",
+                                    "Insufficient scopes on the token: ask the workspace owner to grant repo access."])
+def test_auth_failures_by_what_failed_and_how(detail):
+    code = f"""
+    import click
+
+    @click.command()
+    @click.argument("user")
+    def login(user):
+        if user not in USERS:
+            raise click.ClickException({detail!r})
+    """
+    assert at(code, select=["AEM501"]) == []
+
+
+@pytest.mark.parametrize("status", ["status.HTTP_403_FORBIDDEN", "HTTPStatus.FORBIDDEN", "status.HTTP_401_UNAUTHORIZED"])
+def test_an_auth_status_written_as_a_constant(status):
+    code = f"""
+    from http import HTTPStatus
+    from fastapi import FastAPI, HTTPException, status
+    app = FastAPI()
+
+    @app.get("/data")
+    def data(day: str):
+        if len(day) != 10:
+            raise HTTPException(status_code={status}, detail="Ask your admin for access to this dataset.")
+        return {{}}
+    """
+    assert at(code, select=["AEM501"]) == []
+
+
+@pytest.mark.parametrize("text", ["It makes no sense to retry.", "Even if you retry, it will fail the same way.",
+                                  "No retry can recover the deleted file."])
+def test_more_denied_retries(text):
+    code = f"from arcade_tdk.errors import FatalToolError\n\n\ndef open_doc(d):\n    raise FatalToolError({text!r})\n"
+    assert at(code, select=["AEM504"]) == []

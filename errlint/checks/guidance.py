@@ -18,7 +18,8 @@ DENIED_RETRY = re.compile(
     r"\b(?:(?:do not|don't|never|no need to) (?:retry|try again)|"
     r"(?:retry|retrying|a retry|trying again|another attempt) (?:will not|won't|cannot|can't|would not|wouldn't|does not|doesn't|is not going to|isn't going to) \w+|"
     r"(?:there is |there's )?(?:no|little) (?:use|point|sense) (?:in )?(?:retrying|trying again)|"
-    r"(?:retrying|trying again) (?:is|would be) (?:pointless|useless|futile)|not retryable|non-retryable)\b", re.I)
+    r"(?:retrying|trying again) (?:is|would be) (?:pointless|useless|futile)|not retryable|non-retryable|"
+    r"(?:it )?makes? no sense to (?:retry|try again)|no retry (?:can|will|would|could) \w+|even if you (?:retry|try again)[^.;]*)\b", re.I)
 FIX_INPUT = re.compile(r"\b(fix (?:your|the) (?:input|arguments?|request)|invalid (?:input|arguments?|request)|check (?:your|the) (?:input|arguments?))\b", re.I)
 TRANSIENT_OK = {408, 425, 429}
 

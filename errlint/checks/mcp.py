@@ -177,18 +177,25 @@ def _envelope(expr: cst.Dict, error_branch: bool, in_handler: bool) -> str:
       `state` outside a handler (a job's last error)."""
     found = fields(expr)
     text = envelope_text(expr)
-    if text is None:
-        return ""
     keys = {k.lower() for k in found}
-    if flagged(found):
-        if keys & FLAG_FIELDS:
-            flag = next(k for k in found if k.lower() in FLAG_FIELDS)
-            return f"a dict flagged `{flag}: False`"
-        if in_handler:
-            return "a dict with a failure status"
+    if text is None or keys & VERDICT_FIELDS:
+        return ""  # `{"valid": False, "error": ...}`: a validating tool's answer is its verdict
+    failed = flagged(found)
+    own_flag = keys & FLAG_FIELDS
+    if failed and own_flag:
+        return f"a dict flagged `{next(k for k in found if k.lower() in FLAG_FIELDS)}: False`"
+    if failed and not in_handler:
+        return ""  # `{"status": "failed", "error": job.failure_reason}`: the state of what the tool reports on
+    if failed:
+        return "a dict with a failure status"
     if keys & ERROR_FIELDS and error_branch and (in_handler or "state" not in keys):
         return "a dict with an `error` key"
     return ""
+
+
+# a tool whose answer is a verdict (a validator, a linter, a policy check) reports a failed check as
+# its result: `{"valid": False, "error": "line 3: unexpected token"}`
+VERDICT_FIELDS = frozenset({"valid", "is_valid", "passed", "passes", "compliant", "allowed", "is_allowed", "matches", "approved"})
 
 
 class ProtocolErrorForFixableFailure(Rule):

@@ -20,10 +20,18 @@ NOT_FIXABLE_TEXT = re.compile(
     re.I,
 )
 AUTH_TYPES = re.compile(r"(Permission|Forbidden|Unauthori[sz]ed|Auth\w*|AccessDenied|NotAuthenticated)(Error|Exception)?$")
+# an authentication or authorisation failure, by what failed and how, in either order: "invalid API key",
+# "the API key is invalid", "your token was revoked", "login failed", "incorrect password",
+# "credentials rejected", "insufficient scopes on the token", "account locked"
+_AUTH_NOUN = (r"(?:api[ _-]?keys?|access keys?|tokens?|credentials?|passwords?|passphrases?|secrets?|logins?|"
+              r"usernames?|sign[ -]?in|scopes?|sessions?|accounts?|authenticat\w*|authori[sz]ation)")
+_AUTH_FAILED = (r"(?:invalid|expired|revoked|rejected|incorrect|wrong|bad|failed|denied|locked|disabled|"
+                r"insufficient|missing required|not recogni[sz]ed|unknown)")
 AUTH_TEXT = re.compile(
     r"\b(permission|access denied|not authori[sz]ed|unauthori[sz]ed|forbidden|not allowed to|lacks? (?:the )?\w+ (?:scope|role|permission)|"
-    r"not authenticated|authentication (?:failed|required|error)|(?:invalid|expired|revoked|wrong|bad) (?:api[ _-]?key|access key|token|"
-    r"credentials?|password|secret)s?|(?:api[ _-]?key|token|credentials?|password|session) (?:has |have |is |are )?(?:expired|been revoked|revoked))\b", re.I)
+    r"not authenticated|authentication (?:failed|required|error)|"
+    rf"{_AUTH_FAILED}(?:\s+\w+){{0,2}}?\s+{_AUTH_NOUN}|{_AUTH_NOUN}(?:\s+\w+){{0,3}}?\s+(?:is |are |was |were |has been |have been |has |have )?{_AUTH_FAILED})\b",
+    re.I)
 AUTH_STATUSES = frozenset({401, 403})
 CATCH_ALL = ("", "Exception", "BaseException", "builtins.Exception")
 # A guard that asks whether an action is permitted (`robots.can_fetch(url, agent)`, `user.has_perm(p)`,

@@ -5,7 +5,10 @@
 success whose fields say it failed. A dict is an error envelope when it
 
 - carries a failure flag (`success`/`ok`/`succeeded` set to `False`, `status`/`state`/`result` set to
-  "error", "failed", "failure", ...) and a text field (`message`, `error`, `detail`, `reason`, ...); or
+  "error", "failed", "failure", ...) and a text field (`message`, `error`, `detail`, `reason`, ...),
+  and nothing else but what describes the error (a code, a hint, a traceback): a flagged dict that
+  also carries the payload a success would (`"results": []`, `"queryId": ...`) is one shape of the
+  tool's structured result, whose status field its reader is told to read; or
 - carries an `error`-family field whose value is not `None`, `False` or empty, and no success flag
   (`success: True`, `status: "ok"`).
 
@@ -27,6 +30,11 @@ STATUS_FIELDS = frozenset({"status", "state", "result", "outcome"})
 FAILED_STATES = frozenset({"error", "errored", "failed", "failure", "fail", "fatal"})
 SUCCEEDED_STATES = frozenset({"ok", "success", "succeeded", "done", "completed", "complete"})
 PROTOCOL_FIELDS = frozenset({"isError", "is_error"})
+# what may stand beside the flag and the text in an envelope: fields that describe the error
+ERROR_DETAIL_FIELDS = frozenset({
+    "code", "error_code", "errorcode", "type", "error_type", "kind", "details", "hint", "hints", "traceback", "trace",
+    "stack", "stacktrace", "retry", "retryable", "retry_after", "status_code", "http_status", "suggestion", "help",
+    "exception", "cause", "title", "data"})
 
 
 def fields(node: cst.Dict) -> Dict[str, cst.CSTNode]:
@@ -63,10 +71,12 @@ def envelope_text(node: cst.Dict) -> Optional[cst.CSTNode]:
     flag = flagged(found)
     if flag is False:
         return None
+    describes = all(k.lower() in ERROR_DETAIL_FIELDS or k.lower() in FLAG_FIELDS or k.lower() in STATUS_FIELDS or k in TEXT_FIELDS
+                    for k in found)
     for key in TEXT_FIELDS:
         value = found.get(key)
         if value is None or _empty(value):
             continue
-        if flag or key in ERROR_FIELDS:
+        if flag and describes or key in ERROR_FIELDS:
             return value
     return None

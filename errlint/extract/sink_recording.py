@@ -230,7 +230,7 @@ class SinkRecording:
             extra["code"] = self.code(code) if code is not None else ""
         if spec.kind == "http":
             status = nodes.call_arg(call, 0, "status_code", "code", "status")
-            value = nodes.int_value(status) if status is not None else None
+            value = framework_sinks.status_value(status) if status is not None else None  # 403, `status.HTTP_403_FORBIDDEN`, `HTTPStatus.FORBIDDEN`
             extra["status"] = value if value is not None else framework_sinks.status_of_class(callee)  # `web.HTTPForbidden(text=...)`
         if callee.split(".", 1)[0] in ("arcade_tdk", "arcade_core"):
             for key in ("additional_prompt_content",):
