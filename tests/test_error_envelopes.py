@@ -127,15 +127,16 @@ def test_an_upstream_error_field_is_still_error_text():
 
 
 @pytest.mark.parametrize("body, expected", [
-    # a structured result: the payload a success carries stands beside the status (CloudWatch's query tool)
-    ('{"queryId": qid, "status": "Error", "message": f"Error while polling: {e}", "results": []}', []),
-    ('{"success": False, "message": str(e), "items": [], "next_page": None}', []),
+    # in a handler it reports the exception caught there, whatever payload stands beside the flag
+    # (CloudWatch's query tool: two of three blind reviewers called it a TP)
+    ('{"queryId": qid, "status": "Error", "message": f"Error while polling: {e}", "results": []}', [(11, "AEM601")]),
+    ('{"success": False, "message": str(e), "items": [], "next_page": None}', [(11, "AEM601")]),
     # only what describes the error beside the flag: an envelope
     ('{"status": "failed", "message": str(e), "code": "POLL_FAILED", "hint": "call get_query again"}', [(11, "AEM601")]),
     # an `error` field is error text whatever stands beside it
     ('{"queryId": qid, "error": str(e), "results": []}', [(11, "AEM601")]),
 ])
-def test_a_flagged_result_that_carries_its_payload_is_the_tools_schema(body, expected):
+def test_a_flagged_result_in_a_handler(body, expected):
     code = TOOL.replace("def send(to: str) -> dict:", "def send(to: str, qid: str = '') -> dict:").format(body=body)
     assert at(code, select=["AEM601"]) == expected
 
@@ -149,4 +150,22 @@ def test_a_verdict_or_a_things_state_is_the_answer(body, in_handler):
     code = TOOL.format(body=body)
     if not in_handler:
         code = code.replace("    try:\n        deliver(to)\n    except OSError as e:\n        return", "    e = JOBS[to]\n    if e.failed:\n        return")
+    assert at(code, select=["AEM601"]) == []
+
+
+def test_a_flagged_result_that_carries_its_payload_outside_a_handler_is_the_tools_schema():
+    # aws-pricing's analyzer: `{"status": "error", "services": [], "message": ...}` under a check of the
+    # path; the tool's result always has this shape, and its reader is told to read `status`
+    code = """
+    from fastmcp import FastMCP
+    mcp = FastMCP("x")
+
+    @mcp.tool()
+    def analyze(path: str) -> dict:
+        if not exists(path):
+            return {"status": "error", "services": [], "message": f"Project path does not exist: {path}"}
+        if not readable(path):
+            return {"status": "error", "message": f"Project path is not readable: {path}"}
+        return {"status": "success", "services": scan(path), "message": "ok"}
+    """
     assert at(code, select=["AEM601"]) == []

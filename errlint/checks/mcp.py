@@ -176,7 +176,7 @@ def _envelope(expr: cst.Dict, error_branch: bool, in_handler: bool) -> str:
     - an `error` field in an error branch (a guard or a handler), unless the dict also reports a
       `state` outside a handler (a job's last error)."""
     found = fields(expr)
-    text = envelope_text(expr)
+    text = envelope_text(expr, in_handler)
     keys = {k.lower() for k in found}
     if text is None or keys & VERDICT_FIELDS:
         return ""  # `{"valid": False, "error": ...}`: a validating tool's answer is its verdict

@@ -6,9 +6,10 @@ success whose fields say it failed. A dict is an error envelope when it
 
 - carries a failure flag (`success`/`ok`/`succeeded` set to `False`, `status`/`state`/`result` set to
   "error", "failed", "failure", ...) and a text field (`message`, `error`, `detail`, `reason`, ...),
-  and nothing else but what describes the error (a code, a hint, a traceback): a flagged dict that
-  also carries the payload a success would (`"results": []`, `"queryId": ...`) is one shape of the
-  tool's structured result, whose status field its reader is told to read; or
+  and nothing else but what describes the error (a code, a hint, a traceback): outside an except
+  handler, a flagged dict that also carries the payload a success would (`"services": []`) is one
+  shape of the tool's structured result, whose status field its reader is told to read; in a handler
+  it reports the exception caught there; or
 - carries an `error`-family field whose value is not `None`, `False` or empty, and no success flag
   (`success: True`, `status: "ok"`).
 
@@ -63,8 +64,10 @@ def _empty(value: cst.CSTNode) -> bool:
     return text is not None and not text.strip() or value.__class__ in (cst.List, cst.Dict) and not getattr(value, "elements", True)
 
 
-def envelope_text(node: cst.Dict) -> Optional[cst.CSTNode]:
-    """The error text of an error envelope (the first text field present), else None."""
+def envelope_text(node: cst.Dict, in_handler: bool = False) -> Optional[cst.CSTNode]:
+    """The error text of an error envelope (the first text field present), else None. `in_handler`:
+    the dict is built in an except handler, so it reports the exception caught there, whatever
+    payload stands beside the flag."""
     found = fields(node)
     if found.keys() & PROTOCOL_FIELDS:
         return None
@@ -77,6 +80,6 @@ def envelope_text(node: cst.Dict) -> Optional[cst.CSTNode]:
         value = found.get(key)
         if value is None or _empty(value):
             continue
-        if flag and describes or key in ERROR_FIELDS:
+        if flag and (describes or in_handler) or key in ERROR_FIELDS:
             return value
     return None

@@ -39,7 +39,7 @@ class ToolReplies:
                     self.record("tool-return", "TextContent", stmt, text)
             else:
                 self.record("tool-return", "", stmt, value)
-                text = envelope_text(value) if isinstance(value, cst.Dict) else None
+                text = envelope_text(value, bool(self.handlers)) if isinstance(value, cst.Dict) else None
                 if text is not None:  # `{"success": False, "message": ...}`: its text, for the prose rules
                     self.record("tool-return", "envelope", stmt, text, envelope=True)
 
