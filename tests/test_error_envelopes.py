@@ -169,3 +169,15 @@ def test_a_flagged_result_that_carries_its_payload_outside_a_handler_is_the_tool
         return {"status": "success", "services": scan(path), "message": "ok"}
     """
     assert at(code, select=["AEM601"]) == []
+
+
+@pytest.mark.parametrize("where, expected", [("handler", [(9, "AEM601")]), ("guard", [])])
+def test_a_helpers_flagged_result_with_its_payload(where, expected):
+    # CloudWatch's polling helper returns the query's result shape from its except handler, and the tool
+    # returns the helper's value: in a handler it reports the caught exception
+    failing = ("    try:\n        return poll(qid)\n    except Exception as e:\n" if where == "handler"
+               else "    if not qid:\n        e = 'no id'\n")
+    code = ("from fastmcp import FastMCP\nmcp = FastMCP('x')\n\n\ndef wait_for(qid):\n" + failing +
+            "        return {'queryId': qid, 'status': 'Error', 'message': f'Error while polling: {e}', 'results': []}\n"
+            "    return poll(qid)\n\n\n@mcp.tool()\ndef query(qid: str) -> dict:\n    return wait_for(qid)\n")
+    assert at(code, select=["AEM601"]) == expected  # reported at the helper's literal

@@ -154,8 +154,8 @@ def test_an_imperative_opening_is_a_step_beside_a_hand_off():
     assert at(code, select=["AEM501"]) == []
 
 
-@pytest.mark.parametrize("step", ["Sort by 'relevance' or 'date'", "Filter by status=open", "Order the results by date",
-                                  "Page through the results with cursor=", "Search with fewer terms"])
+@pytest.mark.parametrize("step", ["Sort by 'relevance' or 'date'", "Filter by status=open", "Refine the terms",
+                                  "Page through the results with cursor=", "Cancel the export with cancel_export()"])
 def test_a_step_beside_a_hand_off_is_self_service(step):
     code = f"""
     from fastmcp import FastMCP
@@ -173,11 +173,12 @@ def test_a_step_beside_a_hand_off_is_self_service(step):
 
 @pytest.mark.parametrize("text, expected", [
     ("There is no point retrying with the same id; call list_projects and pass one of its ids.", []),
+    ("Don't bother retrying with this id: call list_projects and pass one of its ids.", []),
     ("Don't abort the task: call list_workflows and pass one of its ids.", []),
     ("Halt the workflow run with cancel_run(run_id), then call again.", []),
     ("No project with that id. Abandon ship and stop here.", ["AEM502"]),
 ])
-def test_a_stop_beside_a_step_is_not_giving_up(text, expected):
+def test_a_denial_of_the_same_call_or_a_negated_stop_is_not_giving_up(text, expected):
     code = f"""
     from fastmcp import FastMCP
     from fastmcp.exceptions import ToolError

@@ -236,7 +236,7 @@ def flow_callees(value: cst.CSTNode, walker, depth: int = 0) -> Set[str]:
     return out
 
 
-def reply_candidate(value: cst.CSTNode, scope) -> Optional[cst.CSTNode]:
+def reply_candidate(value: cst.CSTNode, scope, in_handler: bool = False) -> Optional[cst.CSTNode]:
     """The error text a helper returns, which becomes a tool reply if a tool returns the helper's
     value: a string naming a failure, or a dict with an `error` key (or `success: False`)."""
     if isinstance(value, cst.Name):
@@ -245,7 +245,7 @@ def reply_candidate(value: cst.CSTNode, scope) -> Optional[cst.CSTNode]:
             return None
         value = bound
     if isinstance(value, cst.Dict):
-        return value if envelope_text(value) is not None or fields(value).keys() & PROTOCOL_FIELDS else None
+        return value if envelope_text(value, in_handler) is not None or fields(value).keys() & PROTOCOL_FIELDS else None
     if isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
         text = _literal_text(value)
         return value if text and ERROR_WORDS.search(text) else None
@@ -262,12 +262,12 @@ def _literal_text(node: cst.CSTNode) -> str:
     return ""
 
 
-def error_text(candidate: cst.CSTNode) -> Optional[cst.CSTNode]:
+def error_text(candidate: cst.CSTNode, in_handler: bool = False) -> Optional[cst.CSTNode]:
     """The text of a reply candidate: the string itself, or an error envelope's text
     (`error_envelopes.envelope_text`)."""
     if not isinstance(candidate, cst.Dict):
         return candidate
-    return envelope_text(candidate)
+    return envelope_text(candidate, in_handler)
 
 
 def carries_message(stmt: cst.CSTNode, walker=None) -> bool:

@@ -26,10 +26,10 @@ class ToolReplies:
         if self.func is not None:
             self.func.rets |= flow_callees(stmt.value, self)
             if self.func.role not in ("tool", "lowlevel"):
-                literal = reply_candidate(stmt.value, self.scope)
+                literal = reply_candidate(stmt.value, self.scope, bool(self.handlers))
                 if literal is not None:  # error text a tool may return: judged once the project shows one does
                     self.record("tool-return", "", stmt, literal, helper=True)
-                    text = error_text(literal)
+                    text = error_text(literal, bool(self.handlers))
                     if text is not None:
                         self.record("tool-result", "helper", stmt, text, helper=True, is_error=True)
         if self.func is not None and (self.func.role in ("tool", "lowlevel") or self.stacks):
