@@ -54,6 +54,12 @@ def module_name(path: str) -> Tuple[str, bool]:
     return ".".join(parts) or stem, stem == "__init__"
 
 
+def _around(caught: Dict[str, list], relayed: Dict[str, list], name: str) -> Tuple[str, ...]:
+    """What the `try` blocks around the calls of `name` replace, and (prefixed RELAYED) relay: a
+    function's `caught`/`relayed` summary, or a module's `tcaught`/`trelayed` for its top level."""
+    return tuple(caught.get(name, ())) + tuple(RELAYED + t for t in relayed.get(name, ()))
+
+
 class ProjectModel(MethodDispatch):
     """Functions of the whole project by fully qualified name, and call resolution between them."""
 
@@ -227,8 +233,7 @@ class ProjectModel(MethodDispatch):
             summary = self.modules[module]
             names = summary["main"] if node.startswith("<main>:") else summary["main"] + summary["mcalls"]
             caught, relayed = summary.get("tcaught", {}), summary.get("trelayed", {})
-            return [(t, tuple(caught.get(name, ())) + tuple(RELAYED + c for c in relayed.get(name, ())))
-                    for name in names for t in self.resolve(module, name)]
+            return [(t, _around(caught, relayed, name)) for name in names for t in self.resolve(module, name)]
         fn = self.functions.get(node)
         if fn is None:
             return []
@@ -236,12 +241,9 @@ class ProjectModel(MethodDispatch):
         caught = fn.get("caught", {})
         relayed = fn.get("relayed", {})
 
-        def around(name: str) -> Tuple[str, ...]:  # what the `try` blocks around the calls of `name` replace and relay
-            return tuple(caught.get(name, ())) + tuple(RELAYED + t for t in relayed.get(name, ()))
-
         out: List[Tuple[str, Tuple[str, ...]]] = []
         for name in fn["calls"]:
-            types = around(name)
+            types = _around(caught, relayed, name)
             out.extend((t, types) for t in self.resolve(module, name, node))
         detached = set()
         for name, via in fn.get("refs", ()):  # a function passed on as a value runs inside the call it is passed to
@@ -249,7 +251,7 @@ class ProjectModel(MethodDispatch):
                 detached.add(name)
                 types: Tuple[str, ...] = (DETACHED,)
             else:
-                types = around(via)
+                types = _around(caught, relayed, via)
             out.extend((t, types) for t in self.resolve(module, name, node))
         for deco in fn["decos"]:  # a wrapping decorator runs around the function: its wrapper is reached
             for target in self.resolve(module, deco, node):

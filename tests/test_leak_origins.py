@@ -22,6 +22,12 @@ from conftest import at
     ("SORT_KEY", []),
     ("PUBLIC_KEY", []),
     ("REDIS_KEY", []),
+    # keys that name data or are public by design
+    ("LOCK_KEY", []),
+    ("AMQP_ROUTING_KEY", []),
+    ("STRIPE_PUBLISHABLE_KEY", []),
+    ("RECAPTCHA_SITE_KEY", []),
+    ("FEATURE_FLAG_KEY", []),
 ])
 def test_a_service_key_from_the_environment(var, expected):
     code = f"""
@@ -87,19 +93,3 @@ def test_a_runner_called_with_the_stdio_entry(runner):
         {runner}
     """
     assert at(code, select=["AEM607"]) == [(8, "AEM607")]
-
-
-@pytest.mark.parametrize("var", ["LOCK_KEY", "AMQP_ROUTING_KEY", "STRIPE_PUBLISHABLE_KEY", "RECAPTCHA_SITE_KEY", "FEATURE_FLAG_KEY"])
-def test_keys_that_name_data_or_are_public(var):
-    code = f"""
-    import os
-    from fastmcp import FastMCP
-    from fastmcp.exceptions import ToolError
-    mcp = FastMCP("x")
-
-    @mcp.tool()
-    def charge(amount: int) -> str:
-        value = os.environ["{var}"]
-        raise ToolError(f"The service refused {{value}}; amount was {{amount}}.")
-    """
-    assert at(code, select=["AEM301"]) == []

@@ -417,7 +417,8 @@ class TracebackToAgent(Rule):
     `TracebackException`'s `.format()`, `logging.Formatter.formatException`, `record.exc_text`,
     `sys.exc_info()` or an exception's `__traceback__`; a tool's error reply returned as its result
     included. Logs, debug/verbose branches and a CLI's crash handlers that also say how to report
-    the bug (in the same call, or on a line printed with it) are exempt. A formatted traceback is also oversized, so AEM402 reports it too.
+    the bug (in the same call, or on a line printed with it) are exempt. A formatted traceback is
+    also oversized, so AEM402 reports it too.
 
     ## Why is this bad?
     A traceback costs hundreds of tokens, shows internals, and tells the caller nothing about what to

@@ -7,7 +7,8 @@ from typing import Iterable, Optional
 
 import libcst as cst
 
-from ..extract.error_envelopes import ERROR_FIELDS, FLAG_FIELDS, envelope_text, fields, flagged
+from ..extract import nodes
+from ..extract.error_envelopes import ERROR_FIELDS, FLAG_FIELDS, flagged, text_of
 from ..extract.sinks import TOOL_ERROR_IMPORT
 from ..extract.tool_error_converters import UNMASKED, stack_passing
 from ..fixes import call_arg_edit, imports_for, node_edit, replace_in_piece
@@ -125,8 +126,6 @@ class ErrorReturnedAsSuccess(Rule):
             return
         error_branch = bool(message.context.handlers) or bool(message.context.guards)
         expr = message.expr
-        import libcst as cst
-
         if isinstance(expr, cst.Dict) and message.sink == "tool-return":
             what = _envelope(expr, error_branch, bool(message.context.handlers))
             if what:
@@ -175,8 +174,8 @@ def _envelope(expr: cst.Dict, error_branch: bool, in_handler: bool) -> str:
       state of a thing the tool reports on (a job that failed), which is data;
     - an `error` field in an error branch (a guard or a handler), unless the dict also reports a
       `state` outside a handler (a job's last error)."""
-    found = fields(expr)
-    text = envelope_text(expr, in_handler)
+    found = nodes.dict_fields(expr)
+    text = text_of(found, in_handler)
     keys = {k.lower() for k in found}
     if text is None or keys & VERDICT_FIELDS:
         return ""  # `{"valid": False, "error": ...}`: a validating tool's answer is its verdict

@@ -141,10 +141,10 @@ def internal_invariant(message: Message, ctx: FileContext, state_is_own: bool = 
     a lock, the file system) is not one. No step helps the reader of an own-state check: it reports
     a bug, or data the program made.
 
-    `state_is_own`: reads of `self` and of the globals the file defines (not the names it imports)
-    count as the program's own state too. So they are
-    for a raise that only a CLI command reaches, run once per process: no other entry point of the
-    same process sets that state (`reachability.Reach.crash_only`)."""
+    `state_is_own`: reads of `self`, of the globals the file defines and of imported classes count as
+    the program's own state too (any other imported name is still the world's). So they are for a
+    raise that only a CLI command reaches, run once per process: no other entry point of the same
+    process sets that state (`reachability.Reach.crash_only`)."""
     if message.sink != "raise" or message.context.handlers or message.extra.get("messageless"):
         return False
     facts = ctx.guard(message)

@@ -36,10 +36,7 @@ ERROR_DETAIL_FIELDS = frozenset({
     "code", "error_code", "errorcode", "type", "error_type", "kind", "details", "hint", "hints", "traceback", "trace",
     "stack", "stacktrace", "retry", "retryable", "retry_after", "status_code", "http_status", "suggestion", "help",
     "exception", "cause", "title", "data"})
-
-
-def fields(node: cst.Dict) -> Dict[str, cst.CSTNode]:
-    return nodes.dict_fields(node)
+_DESCRIBING = ERROR_DETAIL_FIELDS | FLAG_FIELDS | STATUS_FIELDS  # compared lower-cased
 
 
 def flagged(found: Dict[str, cst.CSTNode]) -> Optional[bool]:
@@ -68,14 +65,17 @@ def envelope_text(node: cst.Dict, in_handler: bool = False) -> Optional[cst.CSTN
     """The error text of an error envelope (the first text field present), else None. `in_handler`:
     the dict is built in an except handler, so it reports the exception caught there, whatever
     payload stands beside the flag."""
-    found = fields(node)
+    return text_of(nodes.dict_fields(node), in_handler)
+
+
+def text_of(found: Dict[str, cst.CSTNode], in_handler: bool = False) -> Optional[cst.CSTNode]:
+    """`envelope_text` of a dict's fields (`nodes.dict_fields`), for a caller that has them."""
     if found.keys() & PROTOCOL_FIELDS:
         return None
     flag = flagged(found)
     if flag is False:
         return None
-    describes = all(k.lower() in ERROR_DETAIL_FIELDS or k.lower() in FLAG_FIELDS or k.lower() in STATUS_FIELDS or k in TEXT_FIELDS
-                    for k in found)
+    describes = all(k.lower() in _DESCRIBING or k in TEXT_FIELDS for k in found)
     for key in TEXT_FIELDS:
         value = found.get(key)
         if value is None or _empty(value):

@@ -13,7 +13,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 
 from . import nodes
-from .error_envelopes import PROTOCOL_FIELDS, envelope_text, fields
+from .error_envelopes import PROTOCOL_FIELDS, envelope_text
 from .receivers import call_target
 
 # wrappers a reply passes through unchanged in meaning: `return json.dumps(helper(...))`
@@ -245,7 +245,7 @@ def reply_candidate(value: cst.CSTNode, scope, in_handler: bool = False) -> Opti
             return None
         value = bound
     if isinstance(value, cst.Dict):
-        return value if envelope_text(value, in_handler) is not None or fields(value).keys() & PROTOCOL_FIELDS else None
+        return value if envelope_text(value, in_handler) is not None or nodes.dict_fields(value).keys() & PROTOCOL_FIELDS else None
     if isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
         text = _literal_text(value)
         return value if text and ERROR_WORDS.search(text) else None

@@ -356,7 +356,8 @@ class SinkRecording:
 
     def _is_click_context(self, base: cst.CSTNode) -> bool:
         if isinstance(base, cst.Call):  # `click.get_current_context().exit(1)`
-            return self.qualify(base.func).rsplit(".", 1)[-1] == "get_current_context" and self.qualify(base.func).split(".", 1)[0] in ("click", "typer")
+            made_by = self.qualify(base.func)
+            return made_by.rsplit(".", 1)[-1] == "get_current_context" and made_by.split(".", 1)[0] in ("click", "typer")
         name = nodes.last_name(base)
         if name in ("ctx", "context", "click_ctx"):
             return True

@@ -52,7 +52,8 @@ def is_debug_test(test: cst.CSTNode) -> bool:
 # exceptions that report an interruption the user made or asked for: Ctrl-C, a reader that closed the
 # pipe (`tool | head`); a handler that exits quietly on them follows the shell's convention
 USER_INTERRUPTIONS = frozenset({"KeyboardInterrupt", "BrokenPipeError"})
-EXIT_FUNCTIONS = frozenset({"sys.exit", "exit", "quit", "os._exit", "SystemExit", "builtins.exit"})
+STATUS_EXIT_CALLS = frozenset({"sys.exit", "exit", "quit", "os._exit"})  # calls that end the process with their argument
+EXIT_FUNCTIONS = STATUS_EXIT_CALLS | {"SystemExit", "builtins.exit"}  # what `exit_status_functions` reads, as written
 
 
 def exit_status_functions(body: Sequence[cst.CSTNode]) -> FrozenSet[str]:
@@ -89,7 +90,7 @@ def exit_status(stmt: cst.CSTNode, walker: Walker) -> Optional[int]:
     if kind is cst.Expr and stmt.value.__class__ is cst.Call:
         call = stmt.value
         name = walker.qualify(call.func)
-        if name not in ("sys.exit", "exit", "quit", "os._exit") and not (
+        if name not in STATUS_EXIT_CALLS and not (
                 call.func.__class__ is cst.Attribute and call.func.attr.value == "exit" and walker._is_click_context(call.func.value)):
             return None
     elif kind is cst.Raise and isinstance(stmt.exc, (cst.Call, cst.Name, cst.Attribute)):
