@@ -339,6 +339,7 @@ class Context:
     exit_code: Optional[int] = None
     catching: Tuple[str, ...] = ()
     replacing: FrozenSet[str] = frozenset()  # of those, the classes a handler replaces (`extract.catching`)
+    after_retries: bool = False  # follows a loop that retried a transient failure (`transient.retry_loop`)
 
 
 @dataclass(eq=False)

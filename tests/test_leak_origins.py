@@ -77,7 +77,8 @@ def test_a_crash_report_across_lines(report, expected):
     assert at(code, select=["AEM305"]) == expected
 
 
-@pytest.mark.parametrize("runner", ["anyio.run(mcp.run_stdio_async)", "asyncio.run(mcp.run_stdio_async())", "trio.run(mcp.run_stdio_async)"])
+@pytest.mark.parametrize("runner", ["anyio.run(mcp.run_stdio_async)", "asyncio.run(mcp.run_stdio_async())", "trio.run(mcp.run_stdio_async)",
+                                    "anyio.run(mcp.run_async)", "trio.run(mcp.run_async)"])  # run_async's default transport is stdio
 def test_a_runner_called_with_the_stdio_entry(runner):
     code = f"""
     import anyio, asyncio, sys, trio
@@ -93,3 +94,23 @@ def test_a_runner_called_with_the_stdio_entry(runner):
         {runner}
     """
     assert at(code, select=["AEM607"]) == [(8, "AEM607")]
+
+
+@pytest.mark.parametrize("runner", ["anyio.run(mcp.run_sse_async)", "anyio.run(worker.run_async)", "anyio.run(partial(mcp.run_async, transport='sse'))"])
+def test_a_runner_of_another_transport_or_object_is_not_stdio(runner):
+    code = f"""
+    import anyio
+    from functools import partial
+    from mcp.server.fastmcp import FastMCP
+    mcp = FastMCP("indexer")
+    worker = Worker()
+
+    @mcp.tool()
+    def index(done: int, total: int) -> str:
+        print(f"indexed {{done}}/{{total}}")
+        return "ok"
+
+    if __name__ == "__main__":
+        {runner}
+    """
+    assert at(code, select=["AEM607"]) == []

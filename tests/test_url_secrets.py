@@ -1,7 +1,7 @@
 """AEM303 needs a secret in the URL: the request behind an HTTP error's text or a response's `.url`
 must have put one there (a token query parameter, a secret value in the URL, a secret in `params=`).
 A URL the caller sent, a key sent in a header, or a request made out of sight shows nothing secret
-(`value_origins.request_carries_secret`)."""
+(`secret_requests.request_carries_secret`)."""
 from __future__ import annotations
 
 import pytest

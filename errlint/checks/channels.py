@@ -118,7 +118,10 @@ class StdoutInStdioServer(Rule):
     In a module that runs an MCP server over stdio (`mcp.run()`, whose default transport is stdio,
     `mcp.run(transport="stdio")`, `run_stdio_async()`, `stdio_server()`), flags `print()` to stdout and
     `sys.stdout.write()` in a tool, a resource, a low-level handler or a function they call, and a
-    `print()` in the block that starts the server, before the call that starts it.
+    `print()` in the block that starts the server, before the call that starts it. Also a logging
+    set-up that sends records to stdout in the server's process (`logging.basicConfig(stream=sys.stdout)`,
+    `logging.StreamHandler(sys.stdout)`, loguru's `logger.add(sys.stdout)`) at module level, in the
+    block that starts the server or in a tool.
 
     ## Why is this bad?
     Over stdio, stdout *is* the JSON-RPC channel: the client parses every line as a protocol message.
@@ -172,6 +175,16 @@ class StdoutInStdioServer(Rule):
             return
         function = message.context.function
         serving = function is not None and (function.role in ("tool", "lowlevel", "resource") or function.reachable_from_tool)
+        if message.extra.get("log_config"):
+            if function is None or serving or message.extra.get("before_stdio_run"):  # runs in the server's process
+                yield self.finding(
+                    message,
+                    f"`{message.callee}` sends log records to stdout in this stdio MCP server: stdout is the JSON-RPC "
+                    "stream, and the client cannot parse a log line",
+                    "Log to stderr: pass `sys.stderr` (or leave the stream out; logging's default is stderr).",
+                    anchor=message.node,
+                )
+            return
         if not (serving or message.extra.get("before_stdio_run")):
             return
         when = "while it serves" if serving else "before it starts"

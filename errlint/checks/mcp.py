@@ -3,11 +3,10 @@ the model (checked against mcp 2.3.0 and fastmcp 4.2.3) is in `extract.tool_erro
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional
+from typing import Dict, Iterable, Optional
 
 import libcst as cst
 
-from ..extract import nodes
 from ..extract.error_envelopes import ERROR_FIELDS, FLAG_FIELDS, flagged, text_of
 from ..extract.sinks import TOOL_ERROR_IMPORT
 from ..extract.tool_error_converters import UNMASKED, stack_passing
@@ -126,8 +125,9 @@ class ErrorReturnedAsSuccess(Rule):
             return
         error_branch = bool(message.context.handlers) or bool(message.context.guards)
         expr = message.expr
-        if isinstance(expr, cst.Dict) and message.sink == "tool-return":
-            what = _envelope(expr, error_branch, bool(message.context.handlers))
+        fields = message.extra.get("fields")
+        if fields is not None and message.sink == "tool-return":
+            what = _envelope(fields, error_branch, bool(message.context.handlers))
             if what:
                 yield self._finding(message, ctx, what)
             return
@@ -167,14 +167,13 @@ class ErrorReturnedAsSuccess(Rule):
         return None
 
 
-def _envelope(expr: cst.Dict, error_branch: bool, in_handler: bool) -> str:
+def _envelope(found: Dict[str, cst.CSTNode], error_branch: bool, in_handler: bool) -> str:
     """What makes a returned dict an error envelope (`extract.error_envelopes`), or "":
     - a flag of the call's own outcome (`"success": False`, `"ok": False`) beside a text field;
     - a failure status (`"status": "error"`) inside an except handler: elsewhere it may be the
       state of a thing the tool reports on (a job that failed), which is data;
     - an `error` field in an error branch (a guard or a handler), unless the dict also reports a
       `state` outside a handler (a job's last error)."""
-    found = nodes.dict_fields(expr)
     text = text_of(found, in_handler)
     keys = {k.lower() for k in found}
     if text is None or keys & VERDICT_FIELDS:

@@ -90,7 +90,7 @@ class PhraseRule(ErrorReplyRule):
                     break
                 if spec.unless_self_service and self._self_service(template, prose, start, end, ctx):
                     continue
-                if spec.unless_step_before and self._after_a_step(template, prose, start, ctx):
+                if spec.unless_step_before and self._after_a_step(template, prose, start, end, ctx):
                     continue
                 if spec.when == "fixable" and not recoverable(message, ctx):
                     return
@@ -112,15 +112,20 @@ class PhraseRule(ErrorReplyRule):
                 spans += reader.shape(name, prose[:MAX_MATCH_CHARS])
         return sorted(set(spans))
 
-    def _after_a_step(self, template: Template, prose: str, start: int, ctx: FileContext) -> bool:
+    def _after_a_step(self, template: Template, prose: str, start: int, end: int, ctx: FileContext) -> bool:
         """True when the match follows a step in its own sentence, joined to it by "and" or "then"
         ("please correct your input and try again", "narrow the query, then retry"): what the
-        match advises waits on that step, not on time."""
+        match advises waits on that step, not on time. A vague step ("check the parameters and
+        retry") counts too when the match names no time of its own ("... and try again later"
+        waits on time as well): the retry waits on the step, and AEM102 reports the step."""
         sentence = sentence_start(prose, start)
         head = re.search(r"(?:,\s*|\s)(?:and|then|and then)\s*$|,\s*then\s*$", prose[sentence:start])
         if head is None:
             return False
-        return signals(ctx).next_step(template, ctx.registry, prose[sentence:sentence + head.start()], action=True) is not None
+        step = prose[sentence:sentence + head.start()]
+        if signals(ctx).next_step(template, ctx.registry, step, action=True) is not None:
+            return True
+        return not UNTIMED_WAIT.search(prose[start:end]) and bool(statements(ctx.packs).vague_advice(step))
 
     def _self_service(self, template: Template, prose: str, start: int, end: int, ctx: FileContext) -> bool:
         """True when the message, without the matched clause, gives the caller a next step of its
@@ -138,6 +143,10 @@ class PhraseRule(ErrorReplyRule):
         end = SENTENCE_END.search(prose, start)
         rest = prose[start:end.start() if end else len(prose)]
         return any(p.search(rest) for p in self.spec.unless_after)
+
+
+# a retry that waits on time without saying how long ("later", "shortly", "in a bit")
+UNTIMED_WAIT = re.compile(r"\b(?:later|shortly|soon|in a (?:while|bit|moment|few)|after a while)\b", re.I)
 
 
 def _limit(message: Message, ctx: FileContext) -> str:

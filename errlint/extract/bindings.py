@@ -35,6 +35,9 @@ class BindingNotes:
             # `servers[key] = server` fills the collection, as `servers.append(server)` does
             keys = [e.slice.value for e in target.slice if isinstance(e.slice, cst.Index)]
             self.scope.mutations.setdefault(target.value.value, []).extend(keys + [value])
+            key = nodes.string_value(keys[0]) if len(keys) == 1 else None
+            if key is not None:
+                self.scope.keyed.setdefault(target.value.value, []).append((key, value))
         else:
             for name in target_names(target):
                 self.scope.bind(name, Binding("other", value))

@@ -55,12 +55,14 @@ class Definitions:
             params = tuple(replace(p, credential=True) if p.name in credentials else p for p in params)
             info.params = params
         self.functions.append(info)
-        self.scope.bind(stmt.name.value, Binding("def", stmt))
+        binding = Binding("def", stmt)
+        self.scope.bind(stmt.name.value, binding)
         scope = Scope("function", parent=self.scope if self.scope.kind == "function" else self.module_scope)
         for p in params:
             scope.bind(p.name, Binding("param", param=p))
-        saved = (self.func, self.scope, self.handlers, self.guards, self.collectors, self.catching, self.tries, self.debug_depth)
-        self.func, self.scope = info, scope
+        saved = (self.func, self.scope, self.handlers, self.guards, self.collectors, self.catching, self.tries, self.debug_depth, self.returned,
+                 self.after_retries)
+        self.func, self.scope, self.returned, self.after_retries = info, scope, binding.returned, False
         self.handlers, self.guards, self.collectors, self.catching, self.tries, self.debug_depth = [], [], [], [], [], 0
         try:
             self.body_of(stmt)
@@ -68,7 +70,7 @@ class Definitions:
                 info.call_args, info.refs = classify_calls(info.call_nodes, scope, info.param_names)
                 info.call_nodes = []
         finally:
-            self.func, self.scope, self.handlers, self.guards, self.collectors, self.catching, self.tries, self.debug_depth = saved
+            self.func, self.scope, self.handlers, self.guards, self.collectors, self.catching, self.tries, self.debug_depth, self.returned, self.after_retries = saved
 
     def st_ClassDef(self, stmt: cst.ClassDef) -> None:
         bases = [self.qualify(arg.value) or self.code(arg.value) for arg in stmt.bases if arg.keyword is None]

@@ -14,10 +14,14 @@ success whose fields say it failed. A dict is an error envelope when it
   (`success: True`, `status: "ok"`).
 
 A dict with an `isError`/`is_error` key says itself whether it is an error: it is no envelope here.
+
+`reply_fields` finds the dict a returned value carries however it was built: a literal,
+`dict(success=False, error=msg)`, a local bound to one (with the keys later assigned to it,
+`reply["error"] = str(e)`), or one of those inside `json.dumps(...)`/`str(...)`.
 """
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Callable, Dict, Optional
 
 import libcst as cst
 
@@ -81,5 +85,52 @@ def text_of(found: Dict[str, cst.CSTNode], in_handler: bool = False) -> Optional
         if value is None or _empty(value):
             continue
         if flag and (describes or in_handler) or key in ERROR_FIELDS:
-            return value
+            return _inner_text(value)
+    return None
+
+
+def _inner_text(value: cst.CSTNode) -> cst.CSTNode:
+    """The text of a nested error object (`{"error": {"code": "not_found", "message": "..."}}`: its
+    `message`), else the value itself."""
+    if value.__class__ is not cst.Dict:
+        return value
+    inner = nodes.dict_fields(value)
+    return next((inner[k] for k in TEXT_FIELDS if k in inner and not _empty(inner[k])), value)
+
+
+# calls whose result carries their first argument's dict as the reply: `json.dumps(reply)`
+_SERIALISERS = frozenset({"json.dumps", "str", "orjson.dumps", "ujson.dumps", "simplejson.dumps"})
+
+
+def reply_fields(value: Optional[cst.CSTNode], scope, qualify: Callable[[cst.CSTNode], str],
+                 depth: int = 0) -> Optional[Dict[str, cst.CSTNode]]:
+    """The string-keyed fields of the dict `value` carries (see the module doc), or None when it
+    carries none. `scope` resolves local names (a `ReachingScope` at the return resolves a name the
+    function binds more than once), `qualify` names a call's callee."""
+    if value is None or depth > 4:
+        return None
+    kind = value.__class__  # exact class tests: see `nodes`
+    if kind is cst.Dict:
+        return nodes.dict_fields(value)
+    if kind is cst.Call:
+        callee = qualify(value.func)
+        if callee == "dict":
+            found: Dict[str, cst.CSTNode] = {}
+            for arg in value.args:
+                if arg.keyword is not None:
+                    found[arg.keyword.value] = arg.value
+                elif not arg.star:  # `dict(base, error=msg)`: the copied dict's fields come first
+                    found = {**(reply_fields(arg.value, scope, qualify, depth + 1) or {}), **found}
+            return found or None
+        if callee in _SERIALISERS and value.args and not value.args[0].keyword:
+            return reply_fields(value.args[0].value, scope, qualify, depth + 1)
+        return None
+    if kind is cst.Name:
+        bound = scope.value(value.value)
+        if bound is None or bound is value:
+            return None
+        found = reply_fields(bound, scope, qualify, depth + 1)
+        if found is None:
+            return None
+        return {**found, **dict(scope.keyed_items(value.value))}
     return None

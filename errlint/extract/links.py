@@ -13,7 +13,7 @@ from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 import libcst as cst
 
 from . import nodes
-from .error_envelopes import PROTOCOL_FIELDS, envelope_text
+from .error_envelopes import PROTOCOL_FIELDS, reply_fields, text_of
 from .receivers import call_target
 
 # wrappers a reply passes through unchanged in meaning: `return json.dumps(helper(...))`
@@ -236,20 +236,27 @@ def flow_callees(value: cst.CSTNode, walker, depth: int = 0) -> Set[str]:
     return out
 
 
-def reply_candidate(value: cst.CSTNode, scope, in_handler: bool = False) -> Optional[cst.CSTNode]:
+def reply_candidate(value: cst.CSTNode, scope, qualify, in_handler: bool = False) -> Tuple[Optional[cst.CSTNode], Optional[Dict[str, cst.CSTNode]]]:
     """The error text a helper returns, which becomes a tool reply if a tool returns the helper's
-    value: a string naming a failure, or a dict with an `error` key (or `success: False`)."""
+    value, and the fields when it is a dict: a string naming a failure, or a dict with an `error` key
+    (or `success: False`) however it is built (`error_envelopes.reply_fields`). (None, None) when the
+    value is neither."""
+    fields = reply_fields(value, scope, qualify)
+    if fields is not None:
+        if text_of(fields, in_handler) is None and not fields.keys() & PROTOCOL_FIELDS:
+            return None, None
+        if isinstance(value, cst.Name):  # reported at the dict the name is bound to
+            value = scope.value(value.value) or value
+        return value, fields
     if isinstance(value, cst.Name):
         bound = scope.value(value.value)
         if bound is None:
-            return None
+            return None, None
         value = bound
-    if isinstance(value, cst.Dict):
-        return value if envelope_text(value, in_handler) is not None or nodes.dict_fields(value).keys() & PROTOCOL_FIELDS else None
     if isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
         text = _literal_text(value)
-        return value if text and ERROR_WORDS.search(text) else None
-    return None
+        return (value, None) if text and ERROR_WORDS.search(text) else (None, None)
+    return None, None
 
 
 def _literal_text(node: cst.CSTNode) -> str:
@@ -262,12 +269,12 @@ def _literal_text(node: cst.CSTNode) -> str:
     return ""
 
 
-def error_text(candidate: cst.CSTNode, in_handler: bool = False) -> Optional[cst.CSTNode]:
+def error_text(candidate: cst.CSTNode, fields: Optional[Dict[str, cst.CSTNode]], in_handler: bool = False) -> Optional[cst.CSTNode]:
     """The text of a reply candidate: the string itself, or an error envelope's text
-    (`error_envelopes.envelope_text`)."""
-    if not isinstance(candidate, cst.Dict):
+    (`error_envelopes.text_of` its `fields`)."""
+    if fields is None:
         return candidate
-    return envelope_text(candidate, in_handler)
+    return text_of(fields, in_handler)
 
 
 def carries_message(stmt: cst.CSTNode, walker=None) -> bool:

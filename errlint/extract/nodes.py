@@ -256,6 +256,12 @@ def literal_values(node: Optional[cst.CSTNode]) -> Optional[List[str]]:
     return None
 
 
+def is_constant(node: cst.CSTNode) -> bool:
+    """A literal number, string or `None`/`True`/`False`: what no name or call flows into."""
+    cls = node.__class__
+    return cls is cst.SimpleString or cls is cst.Integer or cls is cst.Float or cls is cst.Name and node.value in ("None", "True", "False")
+
+
 def is_true(node: Optional[cst.CSTNode]) -> bool:
     return isinstance(node, cst.Name) and node.value == "True"
 

@@ -33,7 +33,7 @@ from ..model import (
     VALIDATION,
     Placeholder,
 )
-from . import nodes, value_origins
+from . import nodes, secret_requests, value_origins
 from .call_kinds import CallKinds
 from .credential_evidence import keyed_secret, over_credentials
 from .http_objects import is_response
@@ -210,7 +210,7 @@ class PlaceholderKinds(CallKinds):
             if binding.kind == "except":
                 kinds.add(EXCEPTION)
                 kinds |= caught_kinds(binding.caught)
-                if URL in kinds and not any(value_origins.request_carries_secret(self, c, depth) for c in binding.requests):
+                if URL in kinds and not any(secret_requests.request_carries_secret(self, c, depth) for c in binding.requests):
                     kinds.discard(URL)  # the HTTP error's text shows a URL with no secret the code put in it
                 home = self._home_path_tried(binding, depth)
                 if home:
@@ -259,7 +259,7 @@ class PlaceholderKinds(CallKinds):
 
     def _request_carries_secret(self, node: cst.CSTNode, depth: int) -> bool:
         """The request behind `response`, `e.request` or `e.response` put a secret in its URL
-        (`value_origins.request_carries_secret`): the response's assigned request call, or the request
+        (`secret_requests.request_carries_secret`): the response's assigned request call, or the request
         calls in the `try` whose handler bound `e`."""
         while node.__class__ is cst.Attribute and node.attr.value in ("request", "response"):  # exact class tests: see `nodes`
             node = node.value
@@ -267,8 +267,8 @@ class PlaceholderKinds(CallKinds):
             return False
         found = self.scope.lookup(node.value)
         calls = [c for b in found if b.kind == "except" for c in b.requests]
-        calls += [c for c in (value_origins.request_call(b.value) for b in found if b.kind == "assign") if c is not None]
-        return any(value_origins.request_carries_secret(self, call, depth) for call in calls)
+        calls += [c for c in (secret_requests.request_call(b.value) for b in found if b.kind == "assign") if c is not None]
+        return any(secret_requests.request_carries_secret(self, call, depth) for call in calls)
 
     def _classify_attribute(self, expr: cst.Attribute, depth: int) -> Tuple[FrozenSet[str], str]:
         attr = expr.attr.value

@@ -30,6 +30,8 @@ class Binding:
     tried: Tuple[cst.CSTNode, ...] = ()  # except: what the try body's calls operated on (paths, files)
     requests: Tuple[cst.CSTNode, ...] = ()  # except: the HTTP request calls in the try body
     order: int = 0  # except: how many bindings its scope had made when the clause bound the name
+    # def: what the function returns, each with the scope that resolves its names at the `return`
+    returned: List[Tuple[cst.CSTNode, "ReachingScope"]] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -43,6 +45,8 @@ class Scope:
     # what the code put into a name's value: by a method call (`parts.append(x)`: parts -> [x]; see
     # MUTATORS) or by subscript assignment (`table[k] = v`: table -> [k, v]; see bindings.bind_target)
     mutations: Dict[str, List[cst.CSTNode]] = field(default_factory=dict)
+    # the string keys assigned by subscript, in order (`reply["error"] = msg`: reply -> [("error", msg)])
+    keyed: Dict[str, List[Tuple[str, cst.CSTNode]]] = field(default_factory=dict)
 
     def bind(self, name: str, binding: Binding) -> None:
         self.bindings.setdefault(name, []).append(binding)
@@ -76,12 +80,20 @@ class Scope:
 
     def mutated(self, name: str) -> List[cst.CSTNode]:
         """Values put into `name` by method calls or subscript assignment, in the scope that binds it."""
+        scope = self._binder(name)
+        return scope.mutations.get(name, []) if scope is not None else []
+
+    def keyed_items(self, name: str) -> List[Tuple[str, cst.CSTNode]]:
+        """The string-keyed items put into `name` by subscript assignment, in the scope that binds it."""
+        scope = self._binder(name)
+        return scope.keyed.get(name, []) if scope is not None else []
+
+    def _binder(self, name: str) -> Optional["Scope"]:
+        """The nearest scope that binds `name`."""
         scope: Optional[Scope] = self
-        while scope is not None:
-            if scope.bindings.get(name):
-                return scope.mutations.get(name, [])
+        while scope is not None and not scope.bindings.get(name):
             scope = scope.parent
-        return []
+        return scope
 
 
 # The reaching definition of a name at a sink: its value and the `+=` additions after it.
@@ -125,3 +137,6 @@ class ReachingScope:
 
     def mutated(self, name: str) -> List[cst.CSTNode]:
         return self.scope.mutated(name)
+
+    def keyed_items(self, name: str) -> List[Tuple[str, cst.CSTNode]]:
+        return self.scope.keyed_items(name)

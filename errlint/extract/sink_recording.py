@@ -128,6 +128,8 @@ class SinkRecording:
             self.stdio = True
         if _serve_call(call, callee, self.servers):
             self._mark_serving()
+        if self.stacks and _logs_to_stdout(call, callee, self.qualify):  # judged once the module is known to serve stdio
+            self.record("stdio-print", callee, call, None, log_config=True, before_stdio_run=self.before_stdio_run)
         spec = classify_callee(callee)
         if spec is not None:
             self.spec_sink(spec, call, callee, raised=False)
@@ -421,6 +423,21 @@ def _serve_call(call: cst.Call, callee: Optional[str], servers: Dict[str, str]) 
     return func.attr.value == "serve_forever" or func.attr.value in SERVE_METHODS and nodes.dotted(func.value) in servers
 
 
+def _logs_to_stdout(call: cst.Call, callee: str, qualify) -> bool:
+    """A logging set-up that writes records to stdout: `logging.basicConfig(stream=sys.stdout)`,
+    `logging.StreamHandler(sys.stdout)`, loguru's `logger.add(sys.stdout)`."""
+    last = callee.rsplit(".", 1)[-1]
+    if callee == "logging.basicConfig":
+        stream = nodes.keyword_arg(call, "stream")
+    elif last == "StreamHandler" and callee.startswith("logging."):
+        stream = nodes.call_arg(call, 0, "stream")
+    elif callee == "loguru.logger.add":
+        stream = nodes.call_arg(call, 0, "sink")
+    else:
+        return False
+    return stream is not None and qualify(stream) in ("sys.stdout", "sys.__stdout__")
+
+
 def _stdio_call(call: cst.Call, servers: Dict[str, str]) -> bool:
     func = call.func
     name = nodes.last_name(func)
@@ -429,9 +446,13 @@ def _stdio_call(call: cst.Call, servers: Dict[str, str]) -> bool:
     if name in ("run", "run_async") and isinstance(func, cst.Attribute) and servers.get(nodes.dotted(func.value), "") in ("mcp1", "mcp2", "fastmcp"):
         transport = nodes.call_arg(call, 0, "transport")
         return transport is None or nodes.string_value(transport) == "stdio"
-    if nodes.string_value(nodes.keyword_arg(call, "transport")) == "stdio":
-        return True
-    # `anyio.run(mcp.run_stdio_async)`, `asyncio.run(main)` of the coroutine function itself: a runner
-    # called with the server's stdio entry, uncalled
+    transport = nodes.keyword_arg(call, "transport")
+    if transport is not None:  # `partial(mcp.run_async, transport="sse")`
+        return nodes.string_value(transport) == "stdio"
+    # `anyio.run(mcp.run_stdio_async)`, `anyio.run(mcp.run_async)` (whose default transport is stdio):
+    # a runner called with the server's stdio entry, uncalled
     first = nodes.call_arg(call, 0)
-    return isinstance(first, cst.Attribute) and first.attr.value in ("run_stdio_async", "run_stdio")
+    if not isinstance(first, cst.Attribute):
+        return False
+    entry = first.attr.value
+    return entry in ("run_stdio_async", "run_stdio") or entry == "run_async" and servers.get(nodes.dotted(first.value), "") in ("mcp1", "mcp2", "fastmcp")

@@ -73,7 +73,57 @@ def exit_status_functions(body: Sequence[cst.CSTNode]) -> FrozenSet[str]:
                 inner = call.args[0].value
                 if inner.__class__ is cst.Call and inner.func.__class__ is cst.Name:
                     out.add(inner.func.value)
+    if out:
+        out |= _dispatched_commands(body, out)
     return frozenset(out)
+
+
+def _dispatched_commands(body: Sequence[cst.CSTNode], mains: set) -> set:
+    """The argparse sub-command handlers whose return value a status-returning `main` returns:
+    `return args.func(args)` in `main`, with `sub.set_defaults(func=cmd_sync)` in the module."""
+    attrs = set()
+    for stmt in body:
+        if stmt.__class__ is cst.FunctionDef and stmt.name.value in mains:
+            for node in nodes.iter_expr(stmt, stop=(cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+                value = node.value if node.__class__ is cst.Return else None
+                if value.__class__ is cst.Call and value.func.__class__ is cst.Attribute:
+                    attrs.add(value.func.attr.value)
+    if not attrs:
+        return set()
+    found = set()
+    for stmt in body:
+        for node in nodes.iter_expr(stmt):
+            if node.__class__ is cst.Call and node.func.__class__ is cst.Attribute and node.func.attr.value == "set_defaults":
+                for arg in node.args:
+                    if arg.keyword is not None and arg.keyword.value in attrs and arg.value.__class__ is cst.Name:
+                        found.add(arg.value.value)
+    return found
+
+
+# sysexits.h, as `os.EX_*` names it (POSIX only, so not read from `os` at run time)
+SYSEXITS = {"EX_OK": 0, "EX_USAGE": 64, "EX_DATAERR": 65, "EX_NOINPUT": 66, "EX_NOUSER": 67, "EX_NOHOST": 68,
+            "EX_UNAVAILABLE": 69, "EX_SOFTWARE": 70, "EX_OSERR": 71, "EX_OSFILE": 72, "EX_CANTCREAT": 73,
+            "EX_IOERR": 74, "EX_TEMPFAIL": 75, "EX_PROTOCOL": 76, "EX_NOPERM": 77, "EX_CONFIG": 78}
+
+
+def status_value(arg: cst.CSTNode, walker: Walker) -> int:
+    """The exit status `arg` spells (-1 when it is computed): a literal, a name bound once to one
+    (`EXIT_USAGE = 2`), a sysexits constant (`os.EX_CONFIG`) or an errno (`errno.ENOENT`, never 0)."""
+    value = nodes.int_value(arg)
+    if value is not None:
+        return value
+    if arg.__class__ is cst.Name:
+        bound = walker.scope.value(arg.value)
+        value = nodes.int_value(bound) if bound is not None else None
+        if value is not None:
+            return value
+    name = walker.qualify(arg)  # `EX_USAGE` imported from os, too
+    module, _, last = name.rpartition(".")
+    if module == "os" and last in SYSEXITS:
+        return SYSEXITS[last]
+    if module == "errno" and last.startswith("E"):
+        return 1
+    return -1
 
 
 def exit_status(stmt: cst.CSTNode, walker: Walker) -> Optional[int]:
@@ -86,7 +136,7 @@ def exit_status(stmt: cst.CSTNode, walker: Walker) -> Optional[int]:
         func = walker.func
         if func is None or func.parent is not None or func.name not in walker.exit_functions or stmt.value is None:
             return None
-        return nodes.int_value(stmt.value)
+        return status_value(stmt.value, walker)
     if kind is cst.Expr and stmt.value.__class__ is cst.Call:
         call = stmt.value
         name = walker.qualify(call.func)
@@ -107,12 +157,9 @@ def exit_status(stmt: cst.CSTNode, walker: Walker) -> Optional[int]:
     arg = nodes.call_arg(call, 0, "code", "status") if isinstance(call, cst.Call) else None
     if arg is None:
         return 0
-    value = nodes.int_value(arg)
-    if value is not None:
-        return value
     if nodes.string_value(arg) is not None or isinstance(arg, cst.FormattedString):
         return 1
-    return -1
+    return status_value(arg, walker)
 
 
 OUTPUT_NAMES = {"print", "echo", "secho", "write", "writelines", "error", "warning", "warn", "info", "critical", "exception", "fatal", "log", "debug", "exit", "fail"}

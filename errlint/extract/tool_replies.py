@@ -12,7 +12,8 @@ from typing import Iterable, Optional
 import libcst as cst
 
 from . import framework_sinks, nodes
-from .error_envelopes import envelope_text
+from .error_envelopes import reply_fields, text_of
+from .scope import ReachingScope
 from .links import error_text, flow_callees, reply_candidate
 
 
@@ -23,13 +24,16 @@ class ToolReplies:
         if stmt.value is None:
             return
         self.scan(stmt.value)
+        if self.returned is not None and not nodes.is_constant(stmt.value):  # for `value_origins.returned_by`
+            self.returned.append((stmt.value, ReachingScope(self.scope, self.reaching_now())))
         if self.func is not None:
             self.func.rets |= flow_callees(stmt.value, self)
             if self.func.role not in ("tool", "lowlevel"):
-                literal = reply_candidate(stmt.value, self.scope, bool(self.handlers))
+                scope = ReachingScope(self.scope, self.reaching_now())
+                literal, fields = reply_candidate(stmt.value, scope, self.qualify, bool(self.handlers))
                 if literal is not None:  # error text a tool may return: judged once the project shows one does
-                    self.record("tool-return", "", stmt, literal, helper=True)
-                    text = error_text(literal, bool(self.handlers))
+                    self.record("tool-return", "", stmt, literal, helper=True, fields=fields)
+                    text = error_text(literal, fields, bool(self.handlers))
                     if text is not None:
                         self.record("tool-result", "helper", stmt, text, helper=True, is_error=True)
         if self.func is not None and (self.func.role in ("tool", "lowlevel") or self.stacks):
@@ -38,8 +42,12 @@ class ToolReplies:
                 for text in self._content_texts(value):
                     self.record("tool-return", "TextContent", stmt, text)
             else:
-                self.record("tool-return", "", stmt, value)
-                text = envelope_text(value, bool(self.handlers)) if isinstance(value, cst.Dict) else None
+                fields = reply_fields(value, ReachingScope(self.scope, self.reaching_now()), self.qualify)
+                if fields is None:
+                    self.record("tool-return", "", stmt, value)
+                    return
+                self.record("tool-return", "", stmt, value, fields=fields)
+                text = text_of(fields, bool(self.handlers))
                 if text is not None:  # `{"success": False, "message": ...}`: its text, for the prose rules
                     self.record("tool-return", "envelope", stmt, text, envelope=True)
 

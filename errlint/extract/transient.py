@@ -15,6 +15,8 @@
   time.monotonic(); if remaining <= 0:`). A clock read only in the test itself against a stored
   value (`if time.time() > token.expires_at:`) is an expiry: waiting does not help.
 - **A transient HTTP status** (408, 425, 429, 5xx) that the sink's branch can have (`context.py`).
+- **Retries that ran out** (`retry_loop`): the statement after a `for`/`while` loop whose body tries
+  a call and, on a transient failure, goes round again (sleeps, `continue`s) instead of leaving.
 """
 from __future__ import annotations
 
@@ -119,10 +121,47 @@ def _clock_call(call: cst.Call) -> bool:
 
 
 def is_transient(message: Message, statuses: Set[int]) -> bool:
-    """A timeout, a connection failure, a deadline that passed, or a 429/5xx status: retrying later may work."""
+    """A timeout, a connection failure, a deadline that passed, a 429/5xx status, or the end of a loop
+    that retried one of those: retrying later may work."""
+    if message.context.after_retries:
+        return True
     for handler in message.context.handlers[:1]:
         if transient_handler(handler):
             return True
     if statuses & TRANSIENT_STATUSES:
         return True
     return deadline_passed(message)
+
+
+def retry_loop(stmt: cst.CSTNode) -> bool:
+    """A `for`/`while` loop whose body holds a `try` with a handler of transient failures only
+    (`TRANSIENT_TYPES`) that neither raises nor returns: it tries again, so what follows the loop runs
+    once the retries ran out. A `with` block that holds one ends with the retries, too."""
+    if stmt.__class__ is cst.With and stmt.body.__class__ is cst.IndentedBlock:
+        return any(retry_loop(inner) for inner in stmt.body.body)
+    if stmt.__class__ is not cst.For and stmt.__class__ is not cst.While:
+        return False
+    for inner in stmt.body.body if stmt.body.__class__ is cst.IndentedBlock else ():
+        if inner.__class__ is not cst.Try:
+            continue
+        for handler in inner.handlers:
+            types = _caught_names(handler.type)
+            if types and all(TRANSIENT_TYPES.search(t) for t in types) and not _leaves(handler.body):
+                return True
+    return False
+
+
+def _caught_names(node: Optional[cst.CSTNode]) -> list:
+    if node is None:
+        return []
+    if node.__class__ is cst.Tuple:
+        return [nodes.last_name(el.value) for el in node.elements]
+    return [nodes.last_name(node)]
+
+
+def _leaves(body: cst.CSTNode) -> bool:
+    """The handler raises, returns or breaks out of the loop."""
+    for node in nodes.iter_expr(body, stop=(cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.For, cst.While)):
+        if node.__class__ in (cst.Raise, cst.Return, cst.Break):
+            return True
+    return False

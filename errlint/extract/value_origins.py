@@ -13,7 +13,7 @@ holds it.
   (`postgres://app:{pw}@db/x`), a token query parameter (`?api_key={key}`, `&sig=...`) or a webhook
   host (`hooks.slack.com/services/...`). A masked part (`:***@`, `token=<redacted>`, `{mask(key)}`)
   is not a secret.
-- **Requests whose URL holds a secret** (`request_carries_secret`): a request call whose URL argument
+- **Requests whose URL holds a secret** (`secret_requests.request_carries_secret`): a request call whose URL argument
   is one of the above, or whose `params` has a secret-named key or a secret value. The URL of a
   response, or the text of an HTTP error, leaks only what such a request put in it: a URL the caller
   sent, or one with the key in a header, shows nothing secret.
@@ -25,6 +25,8 @@ holds it.
 - **Tracebacks**: `traceback.format_*`/`extract_*`, `"".join(...)` of one, a `TracebackException`'s
   `.format()`, `logging.Formatter.formatException`, `record.exc_text`, `sys.exc_info()`,
   `inspect.trace()`/`stack()` and an exception's `__traceback__`.
+- **Through a helper**: a call to a function of the module carries what its `return`s carry
+  (a secret, a traceback), judged in that function's scope (`_returned_by`).
 
 `classify(builder, expr, depth)` answers for one placeholder expression, or returns None when the
 value's origin says nothing and the name-based classification in `placeholder_kinds.py` applies.
@@ -32,7 +34,7 @@ value's origin says nothing and the name-based classification in `placeholder_ki
 from __future__ import annotations
 
 import re
-from typing import FrozenSet, Optional, Set, Tuple
+from typing import FrozenSet, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -123,7 +125,7 @@ def _call(builder, call: cst.Call, depth: int) -> Optional[Kinds]:
         return frozenset({TRACEBACK, UNBOUNDED}), code
     if qualified == "sys.exc_info":
         return frozenset({TRACEBACK}), code  # its traceback object's repr: internals, but short
-    if short == "format" and isinstance(func, cst.Attribute) and "TracebackException" in builder.code(func.value):
+    if short == "format" and isinstance(func, cst.Attribute) and _traceback_object(builder, func.value):
         return frozenset({TRACEBACK, UNBOUNDED}), code
     if short == "join" and isinstance(func, cst.Attribute) and nodes.string_value(func.value) is not None and first is not None:
         iterable = first.for_in.iter if isinstance(first, (cst.GeneratorExp, cst.ListComp)) else first
@@ -170,7 +172,51 @@ def _call(builder, call: cst.Call, depth: int) -> Optional[Kinds]:
         value = builder.scope.value(first.value)
         if isinstance(value, (cst.Dict, cst.List, cst.Tuple)) and _fields(value) <= MAX_FIELDS and first.value not in builder._active:
             return builder.classify(value, depth + 1)
+    # what a function of this module returns (`url = share_link(name)`, `key = api_key()`)
+    if func.__class__ is cst.Name and depth < MAX_CALL_DEPTH:
+        return _returned_by(builder, func.value, code, depth)
     return None
+
+
+MAX_CALL_DEPTH = 4  # helpers followed into helpers
+
+
+def _pieces(value: cst.CSTNode) -> List[cst.CSTNode]:
+    """The values text built by `+` or an f-string is made of (`"Bearer " + token()`), else the value."""
+    out: List[cst.CSTNode] = []
+    stack = [value]  # iteratively: a 1,000-piece `+` chain nests 1,000 deep
+    while stack and len(out) < 32:
+        node = stack.pop()
+        if node.__class__ is cst.BinaryOperation and node.operator.__class__ is cst.Add:
+            stack += [node.right, node.left]
+        elif node.__class__ is cst.FormattedString:
+            out += [p.expression for p in node.parts if p.__class__ is cst.FormattedStringExpression]
+        else:
+            out.append(node)
+    return out
+# what a value carries from where it was made, through a helper. Not a home path: who may read the
+# local user's own paths (AEM302 on a log or CLI line) is an open product question, left as it is.
+ORIGIN_KINDS = frozenset({SECRET, TRACEBACK})
+
+
+def _returned_by(builder, name: str, code: str, depth: int) -> Optional[Kinds]:
+    """The origins of what the module's function `name` returns (a secret, a traceback), each
+    `return` judged in the scope of its function; None when no return has one."""
+    found = builder.scope.lookup(name)
+    if len(found) != 1 or found[0].kind != "def" or not found[0].returned or name in builder._active:
+        return None
+    kinds: Set[str] = set()
+    builder._active.add(name)
+    try:
+        for value, scope in found[0].returned[:8]:
+            callee = type(builder)(scope, builder.qualify, builder.code)
+            callee._active = builder._active
+            for part in _pieces(value):
+                inner, _ = callee.classify(part, depth + 1)
+                kinds |= inner & ORIGIN_KINDS
+    finally:
+        builder._active.discard(name)
+    return (frozenset(kinds), code) if kinds else None
 
 
 def _expanded(builder, operand: Optional[cst.CSTNode], code: str, depth: int) -> Kinds:
@@ -231,6 +277,17 @@ def _subscript(builder, expr: cst.Subscript) -> Optional[Kinds]:
     if CAPABILITY_NAME.match(snake(key)):
         return frozenset({SECRET}), builder.code(expr)
     return None
+
+
+def _traceback_object(builder, node: cst.CSTNode) -> bool:
+    """A `traceback.TracebackException`, made in place or bound to a local once (`te =
+    TracebackException.from_exception(e)`), or its `.stack`."""
+    if node.__class__ is cst.Attribute and node.attr.value == "stack":
+        node = node.value
+    if node.__class__ is cst.Name:
+        bound = builder.scope.value(node.value)
+        node = bound if bound is not None else node
+    return "TracebackException" in builder.code(node)
 
 
 def _name(builder, expr: cst.Name, depth: int) -> Optional[Kinds]:
@@ -294,69 +351,6 @@ def _url_text(builder, expr: cst.CSTNode, depth: int) -> Optional[Kinds]:
                 kinds |= holder.kinds
             return frozenset((kinds - {BOUNDED}) | {SECRET}), "a URL with credentials in it"
     return None
-
-
-def request_call(node: Optional[cst.CSTNode]) -> Optional[cst.Call]:
-    """The HTTP request call `node` is (`client.get(url)`, `await session.request(...)`), if it is one."""
-    if node is not None and node.__class__ is cst.Await:  # exact class tests: see `nodes`
-        node = node.expression
-    if node is not None and node.__class__ is cst.Call and nodes.last_name(node.func) in HTTP_VERBS:
-        return node
-    return None
-
-
-def request_carries_secret(builder, call: cst.Call, depth: int) -> bool:
-    """The request's URL may hold a secret: a secret flows into its URL argument (a capability URL, a
-    DSN, a token query parameter, a secret value in an f-string, a concatenation, `URL.format(key=K)`
-    or `urlencode({...})`), its `params` has a secret-named key or a secret value, or so do the
-    `params` of the client it is sent with (`httpx.Client(params={"key": K}).get(url)`)."""
-    url = nodes.call_arg(call, 0, "url")
-    if url is not None and _carries_secret(builder, url, depth):
-        return True
-    if _params_secret(builder, nodes.keyword_arg(call, "params"), depth):
-        return True
-    receiver = call.func.value if call.func.__class__ is cst.Attribute else None  # exact class tests: see `nodes`
-    if receiver is not None and receiver.__class__ is cst.Name:
-        receiver = builder.scope.value(receiver.value)
-    if receiver is not None and receiver.__class__ is cst.Call:  # the client or session it is sent with
-        return _params_secret(builder, nodes.keyword_arg(receiver, "params"), depth)
-    return False
-
-
-def _carries_secret(builder, expr: cst.CSTNode, depth: int) -> bool:
-    """A secret flows into `expr`: it, a name it is assigned from, or any value inside it is one."""
-    if expr.__class__ is cst.Name:
-        value = builder.scope.value(expr.value)
-        if value is not None and value.__class__ is not cst.Name and depth < 6:
-            return _carries_secret(builder, value, depth + 1) or SECRET in builder.classify(expr, depth + 1)[0]
-    for node in nodes.iter_expr(expr):
-        if node.__class__ in (cst.Name, cst.Attribute, cst.Subscript, cst.FormattedString, cst.ConcatenatedString, cst.SimpleString):
-            if SECRET in builder.classify(node, depth + 1)[0]:
-                return True
-        if node.__class__ is cst.DictElement and _secret_key(node):
-            return True
-        if node.__class__ is cst.Arg and node.keyword is not None and _secret_key_name(node.keyword.value):
-            return True  # `URL.format(api_key=...)`, `urlencode(dict(token=...))`
-    return False
-
-
-def _params_secret(builder, params: Optional[cst.CSTNode], depth: int) -> bool:
-    if params is None:
-        return False
-    if params.__class__ is cst.Dict:
-        return any(_secret_key(el) or SECRET in builder.classify(el.value, depth + 1)[0] for el in params.elements
-                   if el.__class__ is cst.DictElement)
-    return _carries_secret(builder, params, depth)
-
-
-def _secret_key(element: cst.DictElement) -> bool:
-    return _secret_key_name(nodes.string_value(element.key) or "")
-
-
-def _secret_key_name(key: str) -> bool:
-    from .value_names import is_secret_name
-
-    return bool(key) and is_secret_name(key) and not NOT_SECRET_PARAM.match(key)
 
 
 # ------------------------------------------------------------------ helpers

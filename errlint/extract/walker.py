@@ -32,7 +32,8 @@ from .sink_recording import SinkRecording
 from .statement_shapes import (HEADER_SINKS, USER_INTERRUPTIONS, cannot_raise, debugger_follows, ends_with_colon, equality_chain, exit_status, exit_status_functions, forked_child_exit, is_debug_test,
                                match_values, output_runs, prints_later, reports_something)
 from .tool_replies import ToolReplies
-from .value_origins import request_call
+from .transient import retry_loop
+from .secret_requests import request_call
 
 
 _ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
@@ -101,6 +102,8 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.links = ModuleLinks()
         self.main_depth = 0
         self.tries: List[TryFrame] = []  # per enclosing `try`: what its handlers replace and relay
+        self.returned: Optional[list] = None  # the `returned` list of the function being walked (scope.Binding)
+        self.after_retries = False  # the statement follows a loop that retried a transient failure
         self.before_reply = False  # the next statement of the block is a raise or a return of a value
         self.exc_registry = exception_templates.Registry()
         self.error_tables = framework_sinks.ErrorTables()
@@ -149,7 +152,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         runs = output_runs(flat)
         serve_at = max((i for i, s in enumerate(flat) if self._starts_stdio(s)), default=-1) if self.stacks else -1
         chains: Dict[str, List[str]] = {}
-        saved_exit = (self.exits_after, self.exit_code, self.output_run, self.before_stdio_run, self.block_at)
+        saved_exit = (self.exits_after, self.exit_code, self.output_run, self.before_stdio_run, self.block_at, self.after_retries)
         saved_reply = self.before_reply
         defs: Reaching = {}
         self.reaching.append(defs)
@@ -180,12 +183,14 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
             failed_exit = len(self.raw) > emitted and any(r.kind != "tool-return" for r in self.raw[emitted:])
             if len(scope.order) > mark:
                 self._reach(defs, stmt, set(scope.order[mark:]), before_if)
+            if not self.after_retries and retry_loop(stmt):
+                self.after_retries = True  # the rest of this block runs once the retries ran out
             chain = equality_chain(stmt)
             if chain is not None:
                 subject, values = chain
                 chains.setdefault(subject, []).extend(values)
         self.reaching.pop()
-        self.exits_after, self.exit_code, self.output_run, self.before_stdio_run, self.block_at = saved_exit
+        self.exits_after, self.exit_code, self.output_run, self.before_stdio_run, self.block_at, self.after_retries = saved_exit
         self.before_reply = saved_reply
 
     def _reach(self, defs: Reaching, stmt: cst.CSTNode, bound: Set[str], before_if: Optional[Reaching] = None) -> None:
@@ -469,6 +474,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
             exit_code=self.exit_code,
             catching=tuple(t for group in reversed(self.catching) for t in group),
             replacing=self.replaced_here(),
+            after_retries=self.after_retries,
         )
 
     def record(self, kind: str, callee: str, node: cst.CSTNode, expr: Optional[cst.CSTNode], args: Sequence[cst.CSTNode] = (), **extra: object) -> None:
