@@ -201,7 +201,9 @@ class ProtocolErrorForFixableFailure(Rule):
     Flags `raise McpError(...)`/`MCPError(...)` (or a hand-built JSON-RPC `error` object with
     INVALID_PARAMS) in an MCP tool for a failure the caller could fix or that belongs to the tool's own
     execution. Capability and handshake errors, unknown tool names and missing resources in resource
-    handlers are exempt. The message says which stack was detected.
+    handlers are exempt. A hand-built JSON-RPC error counts only in a module that speaks MCP (it
+    imports an MCP SDK, or names MCP's methods, fields or text content blocks): JSON-RPC is also the
+    protocol of services that are not MCP servers. The message says which stack was detected.
 
     ## Why is this bad?
     On mcp >= 2.0 MCPServer a protocol error never reaches the model; on mcp 1.x and FastMCP it is
@@ -236,11 +238,12 @@ class ProtocolErrorForFixableFailure(Rule):
         "from mcp.server.fastmcp import FastMCP\nfrom mcp.server.fastmcp.exceptions import ToolError\nmcp = FastMCP('x')\n@mcp.tool()\ndef f(v: str) -> str:\n    if not v:\n        raise ToolError('v is required; pass a volume id.')\n    return v\n",
         "import mcp.types as types\nfrom mcp.server.lowlevel import Server\nfrom mcp.shared.exceptions import McpError\nsrv = Server('x')\nKNOWN = {'a'}\n@srv.call_tool()\nasync def route(name: str, arguments: dict):\n    if name not in KNOWN:\n        raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=f'Unknown tool {name!r}'))\n",
         "from mcp.server.fastmcp import FastMCP\nfrom mcp.shared.exceptions import McpError\nfrom mcp.types import ErrorData\nmcp = FastMCP('x')\n@mcp.resource('books://{book_id}')\ndef book(book_id: str) -> str:\n    raise McpError(ErrorData(code=-32002, message=f'Resource books://{book_id} not found'))\n",
+        "def get_balance_rpc(req_id, params):\n    if params.get('account') not in ACCOUNTS:\n        return {'jsonrpc': '2.0', 'id': req_id, 'error': {'code': -32602, 'message': 'Unknown account'}}\n",  # JSON-RPC, not MCP
     )
     INVALID = (
         "from mcp.server.fastmcp import FastMCP\nfrom mcp.shared.exceptions import McpError\nfrom mcp.types import ErrorData, INVALID_PARAMS\nmcp = FastMCP('x')\n@mcp.tool()\ndef f(v: str = '') -> str:\n    if not v:\n        raise McpError(ErrorData(code=INVALID_PARAMS, message='v is required'))\n    return v\n",
         "from mcp.server.mcpserver import MCPServer\nfrom mcp import MCPError\nmcp = MCPServer('x')\n@mcp.tool()\ndef f(n: int) -> int:\n    if n < 0:\n        raise MCPError(-32602, f'n must be >= 0, got {n}')\n    return n\n",
-        "def answer(req_id, params):\n    city = params.get('city')\n    return {'jsonrpc': '2.0', 'id': req_id, 'error': {'code': -32602, 'message': f'No forecast for {city!r}'}}\n",
+        "def answer_tools_call(req_id, params):\n    city = params.get('city')\n    return {'jsonrpc': '2.0', 'id': req_id, 'error': {'code': -32602, 'message': f'No forecast for {city!r}'}}\n",
     )
 
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:

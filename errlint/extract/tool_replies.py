@@ -7,6 +7,7 @@ Records a tool's returns (and a helper's returns that carry error text), the tex
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable, Optional
 
 import libcst as cst
@@ -15,6 +16,11 @@ from . import framework_sinks, nodes
 from .error_envelopes import reply_fields, text_of
 from .scope import ReachingScope
 from .links import error_text, flow_callees, reply_candidate
+
+
+# MCP's own method names (also as a handler's name, `answer_tools_call`), fields and text content
+# blocks, as a server written without an SDK spells them
+MCP_WORDS = re.compile(r"""(?:tools[/_](?:call|list)|resources[/_](?:read|list)|prompts[/_](?:get|list))\b|["'](?:notifications/\w+|protocolVersion|inputSchema|isError)["']|["']type["']\s*:\s*["']text["']""")
 
 
 class ToolReplies:
@@ -93,6 +99,8 @@ class ToolReplies:
             for source in sources:
                 for text in self._content_texts(source):
                     self.record("tool-result", "dict", node, text, is_error=True)
+        elif "jsonrpc" in keys and not self.speaks_mcp():
+            return  # a JSON-RPC service of its own (`ledger.getBalance`), not an MCP server
         elif "jsonrpc" in keys and isinstance(keys.get("error"), cst.Dict):
             inner = {nodes.string_value(el.key): el.value for el in keys["error"].elements if isinstance(el, cst.DictElement)}
             message = inner.get("message")
@@ -102,6 +110,16 @@ class ToolReplies:
         elif "jsonrpc" in keys and "result" in keys:
             for text in framework_sinks.jsonrpc_result_texts(keys, bool(self.handlers)):
                 self.record("tool-output", "jsonrpc", node, text, flag_given=False, error_reply=bool(self.handlers))
+
+    def speaks_mcp(self) -> bool:
+        """The module speaks MCP: it imports an MCP SDK, or names MCP's own methods or fields, or
+        builds its text content blocks (`"tools/call"`, `"protocolVersion"`, `{"type": "text", ...}`:
+        a server written by hand). Read once, when the first hand-built JSON-RPC reply is met."""
+        if self.stacks:
+            return True
+        if self._mcp_text is None:
+            self._mcp_text = bool(MCP_WORDS.search(self.module.code))
+        return self._mcp_text
 
     def tool_registration(self, call: cst.Call, method: str, base: Optional[cst.CSTNode]) -> None:
         fn = nodes.call_arg(call, 0, "fn", "func", "function")
