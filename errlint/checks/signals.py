@@ -126,7 +126,9 @@ def _mentions_tool(text: str, tools: Iterable[str]) -> bool:
 
 
 STRONG_TOOL_REF = re.compile(
-    r"(?:\b(?i:call(?:ing)?)\s+(?:the\s+)?|`)([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?:\(\))?`?(?!\s*\()"
+    # the whole name or none of it: `list_docs(folder)` is a call with arguments (code, not a tool
+    # to call), never the reference `list_doc`
+    r"(?:\b(?i:call(?:ing)?)\s+(?:the\s+)?|`)([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![a-z0-9_])(?:\(\))?`?(?!\s*\()"
     r"|\b(?i:the)\s+([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+tool\b",
 )
 
