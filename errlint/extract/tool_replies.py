@@ -30,12 +30,12 @@ class ToolReplies:
         if stmt.value is None:
             return
         self.scan(stmt.value)
-        if self.returned is not None and not nodes.is_constant(stmt.value):  # for `value_origins.returned_by`
-            self.returned.append((stmt.value, ReachingScope(self.scope, self.reaching_now())))
+        scope = ReachingScope(self.scope, self.reaching_now())  # the names as they stand at this return
+        if self.returned is not None and not nodes.is_constant(stmt.value):  # for `value_origins._returned_by`
+            self.returned.append((stmt.value, scope))
         if self.func is not None:
             self.func.rets |= flow_callees(stmt.value, self)
             if self.func.role not in ("tool", "lowlevel"):
-                scope = ReachingScope(self.scope, self.reaching_now())
                 literal, fields = reply_candidate(stmt.value, scope, self.qualify, bool(self.handlers))
                 if literal is not None:  # error text a tool may return: judged once the project shows one does
                     self.record("tool-return", "", stmt, literal, helper=True, fields=fields)
@@ -48,7 +48,7 @@ class ToolReplies:
                 for text in self._content_texts(value):
                     self.record("tool-return", "TextContent", stmt, text)
             else:
-                fields = reply_fields(value, ReachingScope(self.scope, self.reaching_now()), self.qualify)
+                fields = reply_fields(value, scope, self.qualify)
                 if fields is None:
                     self.record("tool-return", "", stmt, value)
                     return

@@ -27,6 +27,7 @@ import libcst as cst
 
 from ..model import Handler, Message
 from . import nodes
+from .catching import handler_types
 
 TRANSIENT_TYPES = re.compile(
     r"(Timeout\w*|ConnectionError|ConnectError|Connection(Refused|Reset|Aborted)Error|BrokenPipeError|"
@@ -145,18 +146,10 @@ def retry_loop(stmt: cst.CSTNode) -> bool:
         if inner.__class__ is not cst.Try:
             continue
         for handler in inner.handlers:
-            types = _caught_names(handler.type)
-            if types and all(TRANSIENT_TYPES.search(t) for t in types) and not _leaves(handler.body):
+            types = handler_types(handler, nodes.dotted)  # "" for a bare or catch-all clause: not transient
+            if all(TRANSIENT_TYPES.search(t) for t in types) and not _leaves(handler.body):
                 return True
     return False
-
-
-def _caught_names(node: Optional[cst.CSTNode]) -> list:
-    if node is None:
-        return []
-    if node.__class__ is cst.Tuple:
-        return [nodes.last_name(el.value) for el in node.elements]
-    return [nodes.last_name(node)]
 
 
 def _leaves(body: cst.CSTNode) -> bool:
