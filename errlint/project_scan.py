@@ -17,14 +17,16 @@ from .config import Settings, detect_versions
 _TOOL_DECORATOR = re.compile(
     rb"@[\w.]+\.tool\b(?P<args>\([^)]*\))?[^\n]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*(?:async[ \t]+)?def[ \t]+(?P<fn>\w+)"
 )
-_TOOL_CALL = re.compile(rb"(?:add_tool|Tool\.from_function)\(\s*(?P<fn>\w+)(?P<rest>[^)]*)\)")
+# `mcp.add_tool(fn)`, `Tool.from_function(fn)`, and the decorator called on a function, `mcp.tool(fn, name="x")`
+_TOOL_CALL = re.compile(rb"(?:add_tool|Tool\.from_function|(?<!@)\b[a-z_]\w*\.tool)\(\s*(?P<fn>[A-Za-z_]\w*)\b(?!\s*=)(?P<rest>[^)]*)\)")
 _TOOL_DECL = re.compile(rb"\bTool\(\s*name\s*=\s*[\"'](?P<name>[\w.-]+)[\"']")
 _NAME_KW = re.compile(rb"name\s*=\s*[\"'](?P<name>[\w.-]+)[\"']")
 
 
 def scan_tool_names(data: bytes) -> List[str]:
     """Tool names registered in a file, found with regular expressions (no parse): `@x.tool` and
-    `@x.tool(name=...)` decorators, `add_tool(fn, name=...)`, `Tool.from_function(fn)`, `Tool(name=...)`."""
+    `@x.tool(name=...)` decorators, `add_tool(fn, name=...)`, `x.tool(fn, name=...)`,
+    `Tool.from_function(fn)`, `Tool(name=...)`."""
     if b"tool" not in data and b"Tool" not in data:  # every pattern below has one of them (no lowered copy)
         return []
     out: List[str] = []

@@ -16,6 +16,7 @@ from ..extract import nodes
 from ..extract.catching import GENERIC_CATCH, catches, class_key, raised_class
 from ..extract.context import GuardFacts, guard_facts
 from ..extract.guards import parse_guard
+from ..extract.input_origins import argparse_options
 from ..extract.provenance import Provenance, provenance
 from ..extract.file_facts import FileFacts
 from ..extract.transient import deadline_passed
@@ -64,6 +65,7 @@ class FileContext:
     pass_through: frozenset = frozenset()  # project classes derived from a stack's ToolError, across modules
     literal_aliases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # `Literal` aliases across modules
     _guards: Dict[int, GuardFacts] = field(default_factory=dict)
+    _argparse: Optional[Dict[str, Tuple[Tuple[str, ...], bool]]] = None
 
     @property
     def module(self) -> cst.Module:
@@ -79,6 +81,12 @@ class FileContext:
             found = guard_facts(message, lambda name: self.resolve(message, name))
             message.guard_facts = found
         return found
+
+    def argparse_options(self) -> Dict[str, Tuple[Tuple[str, ...], bool]]:
+        """The file's argparse options: dest -> (flags, is a switch), read once (`input_origins`)."""
+        if self._argparse is None:
+            self._argparse = argparse_options(self.facts.module)
+        return self._argparse
 
     def resolve(self, message: Message, name: str) -> Optional[cst.CSTNode]:
         """The single assigned value of `name` where the message is, or None."""
@@ -178,7 +186,9 @@ class Rule:
 # A fault inside the program, which no caller can fix: no echo, allowed values or next step is owed.
 INTERNAL_FAULT_TEXT = re.compile(
     r"\b(internal (?:server )?error|should (?:never|not) (?:happen|occur|be (?:reached|possible|called))|"
-    r"this is a bug|(?:server|sdk|library|internal) bug|bug in (?:the )?\w+|unreachable|"
+    r"this is a bug|(?:server|sdk|library|internal) bug|bug in (?:the )?\w+|"
+    # code that should not run ("unreachable", "unreachable branch"), not a host the network cannot reach
+    r"(?<![\w,] )(?<![\w,]  )unreachable(?! (?:host|server|service|network|endpoint))|unreachable (?:code|state|branch|case|path)|should (?:be|have been) unreachable|"
     r"invalid (?:parser|internal) state)\b",
     re.I,
 )
@@ -369,6 +379,6 @@ def mostly_non_english(text: str) -> bool:
 
 def all_rules() -> Dict[str, type]:
     """Every Python rule class by code (importing the rule modules registers them)."""
-    from . import allowed_values, channels, guidance, interpolation, leaks, mcp, meta, next_step, passthrough, size, vague, value_echo, value_source  # noqa: F401  (registration)
+    from . import allowed_values, channels, guidance, interpolation, leaks, mcp, meta, next_step, passthrough, size, success_results, vague, value_echo, value_source  # noqa: F401  (registration)
 
     return dict(Rule.registry)

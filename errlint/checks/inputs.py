@@ -2,15 +2,18 @@
 
 A suggestion that says "Pass a different `verbose`" when the guard tested `limit` sends the reader the
 wrong way. The failing inputs are the parameters (or the keys of a parameter dict, `args["amount"]`)
-that the guard in front of the message tests, those that failed an allowed-values check first.
+that the guard in front of the message tests, those that failed an allowed-values check first, then
+the inputs a tested local was computed from (`n = int(limit)` names `limit`) and the argparse options
+a tested namespace field holds (`args.workers` names `workers`, set as `--workers`).
 Context objects (`ctx`, `self`, `request`), option flags (`verbose`, `dry_run`, any `bool`) and
 whole argument containers (`args`, `kwargs`, `params`) are never named.
 """
 from __future__ import annotations
 
 import re
-from typing import List
+from typing import Dict, List
 
+from ..extract.input_origins import origins
 from ..model import Message
 from .signals import mentions
 
@@ -34,21 +37,49 @@ def is_flag(function, name: str) -> bool:
 
 def failing_inputs(message: Message, ctx) -> List[str]:
     """The inputs the guard in front of `message` tests, most likely culprit first (see module doc)."""
+    return list(failing_input_kinds(message, ctx))
+
+
+def failing_input_kinds(message: Message, ctx) -> Dict[str, str]:
+    """`failing_inputs` with how the reader knows each: "param" (a parameter of the function), "key"
+    (a field of an argument dict, `args["amount"]`) or "option" (a field of argparse's namespace,
+    `args.workers`, which the reader sets as `--workers`). A value the guard tests that was computed
+    from one input (`n = int(limit)`, `unit = opts.unit.lower()`) and failed an allowed-values check
+    stands for that input (`extract.input_origins`); one computed from several (`area = width *
+    height`) for none."""
     function = message.context.function
     if function is None:
-        return []
+        return {}
     facts = ctx.guard(message)
     params = function.param_names
     ordered = [p for p in params if p in facts.value_subjects] + [p for p in params if p in facts.subjects and p not in facts.value_subjects]
-    out: List[str] = []
+    out: Dict[str, str] = {}
     for name in ordered:
         if name in facts.keys:
-            out.extend(k for k in facts.keys[name] if k not in out)
+            out.update((k, "key") for k in facts.keys[name] if k not in out)
             continue
         if name in CONTEXT_OBJECTS or name in CONTAINERS or is_flag(function, name):
             continue
-        if name not in out:
-            out.append(name)
+        out.setdefault(name, "param")
+    options = None
+    # only values that failed an allowed-values check (a bound, a set, a format): `db = open_db(path)`
+    # tested for `db["_stats"].exists()` is a handle on the world made with the input, not the input
+    for subject in sorted((facts.value_subjects | set(facts.zero_bounds)) - set(params)):
+        if not subject or subject in CONTEXT_OBJECTS:
+            continue
+        found = origins(message.scope, subject, facts.attributes)
+        if len(found) != 1:
+            continue  # `area = width * height`: which of the two failed?
+        kind, name = next(iter(found))
+        if name in out or name in CONTEXT_OBJECTS or name in CONTAINERS:
+            continue
+        if kind == "option":
+            options = ctx.argparse_options() if options is None else options
+            if options.get(name, ((), False))[1] or FLAG_NAME.match(name):
+                continue  # `--dry-run` declared `store_true`: a switch, not the value that failed
+        elif name in facts.keys or is_flag(function, name):
+            continue
+        out[name] = kind
     return out
 
 

@@ -17,6 +17,7 @@ from ..project_scan import scan_literal_fields
 from .base import CONTENT_SINKS, FileContext, Rule, internal_fault, internal_signal
 from .no_message import restates_status
 from .protocol_errors import host_protocol_error
+from .nouns import is_plural, lists_noun, singular
 from .signals import identifiers
 
 PART_SINKS = CONTENT_SINKS - {"warn"}  # a warning is not a failure: it needs no echo, list or step
@@ -26,22 +27,11 @@ VALUE_SOURCE = re.compile(r"\bto see (?:the )?(?:valid|available|allowed|existin
 EXC_TYPE_NAME = re.compile(r"^(type\(\w+\)\.__(?:qual)?name__|\w+\.__class__\.__(?:qual)?name__)$")
 
 
-def singular(word: str) -> str:
-    """`issues` -> `issue`, `categories` -> `category`, `statuses` -> `status`; `process` stays."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes", "uses")):
-        return word[:-2]
-    if word.endswith(("ss", "us")) or not word.endswith("s"):
-        return word
-    return word[:-1]
-
-
 def input_noun(param: str) -> Tuple[str, ...]:
-    """The noun an input names, word by word and singular (`issue_id` -> ("issue",), `time_entry_ids`
-    -> ("time", "entry")); () for a bare `id`/`key`/`name`, which names no noun."""
+    """The noun an input names, word by word (`issue_id` -> ("issue",), `time_entry_ids` -> ("time",
+    "entry")); () for a bare `id`/`key`/`name`, which names no noun."""
     base = re.sub(r"(?:^|_)(?:ids?|keys?|names?|slugs?|uuids?|paths?|refs?)$", "", param.lower())
-    return tuple(singular(w) for w in base.split("_") if w)
+    return tuple(w for w in base.split("_") if w)
 
 
 def listing_tools(tools: Iterable[str]) -> list:
@@ -50,20 +40,26 @@ def listing_tools(tools: Iterable[str]) -> list:
 
 def listing_tools_for(param: str, tools: Iterable[str], function: str = "", prose: str = "") -> List[str]:
     """The listing tools for the value that failed ([] when none lists it). A tool's listed noun is
-    the plural at the end of its name (`list_user_roles` lists roles; `find_issue` finds one issue,
-    it lists nothing). It must be the noun the input names (`issue_id` -> `list_issues`,
-    `category_id` -> `list_categories`); a bare `id`/`key`/`name`, or no known input, takes the noun of
-    the failing function (`get_issue`) or, last, a listed noun the message names ("No such file:
-    {path}" -> `list_files`). A listing tool for another noun is no source of this value, and the
-    failing function is not offered as its own source."""
+    the plural at the end of its name (`list_user_roles` lists roles, `list_people` persons;
+    `find_issue` finds one issue, it lists nothing: `checks.nouns`). It must be the noun the input
+    names (`issue_id` -> `list_issues`, `category_id` -> `list_categories`, `index_name` ->
+    `list_indices`); a bare `id`/`key`/`name`, or no known input, takes the noun of the failing
+    function (`get_issue`) or, last, a listed noun the message names ("No such file: {path}" ->
+    `list_files`). A listing tool for another noun is no source of this value, and the failing
+    function is not offered as its own source."""
     listed = {}
     for tool in listing_tools(tools):
         words = tool.lower().split("_")[1:]
-        if tool != function and words and words[-1].endswith("s") and not words[-1].endswith(("ss", "us")):
-            listed[tool] = tuple(singular(w) for w in words)
+        if tool != function and words and is_plural(words[-1]):
+            listed[tool] = tuple(words)
 
     def lists(noun: Tuple[str, ...]) -> List[str]:
-        return [t for t, ws in listed.items() if noun and ws[-len(noun):] == noun]
+        found = []
+        for tool, ws in listed.items():
+            if noun and len(ws) >= len(noun) and lists_noun(ws[-1], noun[-1]) and \
+                    [singular(w) for w in ws[len(ws) - len(noun):-1]] == [singular(w) for w in noun[:-1]]:
+                found.append(tool)
+        return found
 
     noun = input_noun(param) if param else ()
     if noun:  # the input names its noun: an image id is no deck, whatever else the message names
@@ -71,8 +67,8 @@ def listing_tools_for(param: str, tools: Iterable[str], function: str = "", pros
     found = lists(input_noun(function.split("_", 1)[1])) if "_" in function else []
     if found:
         return found
-    words = {singular(w) for w in re.findall(r"[a-z]+", prose.lower())}
-    return [t for t, ws in listed.items() if ws[-1] in words]
+    words = set(re.findall(r"[a-z]+", prose.lower()))
+    return [t for t, ws in listed.items() if any(lists_noun(ws[-1], w) for w in words)]
 
 
 def listing_tool_for(param: str, tools: Iterable[str], function: str = "", prose: str = ""):

@@ -52,7 +52,9 @@ class MessageTooLong(Rule):
     (default 120), or longer than 8 lines, or, when `max-message-length` is set, longer than that many
     characters. Each placeholder counts as a small fixed size (4 tokens for a bounded value, 12 for
     exception text, 8 otherwise; 3 characters in the character limit), so `{request.payload[...]}` is
-    not measured by its source. A message exactly at the limit passes.
+    not measured by its source. The static text is read however the code assembles it: literals and
+    constants, lines joined with a separator (`"\n".join([...])`), a `textwrap.dedent` block, an
+    entry of a module table of texts (`HELP["quota"]`). A message exactly at the limit passes.
 
     ## Why is this bad?
     Sibling tools in the article answered in 110-150 tokens; a four-part message fits in 25-60. Every
@@ -254,8 +256,10 @@ def _short(expr: str) -> str:
 class SchemaDump(Rule):
     """## What it does
     Flags a schema or help text in a message: `Model.model_json_schema()`, `.schema()`,
-    `tool.inputSchema`, `parser.format_help()`, or `json.dumps` of a name containing `schema`, `spec`
-    or `openapi`. Exceptions whose class name contains `Help` (click's `NoArgsIsHelpError`) exist to
+    `tool.inputSchema`, `parser.format_help()`, a function's `__doc__`, a dict written in the code
+    that is a JSON Schema by what it holds (`properties`, `$schema`, `"type": "object"` with
+    `required`; from about 40 tokens on) under any name, or any of these, or a name containing
+    `schema`, `spec` or `openapi`, serialized by `json.dumps`, `yaml.safe_dump` or `pprint.pformat`. Exceptions whose class name contains `Help` (click's `NoArgsIsHelpError`) exist to
     show help and are exempt.
 
     ## Why is this bad?

@@ -13,11 +13,13 @@ from ..extract import nodes
 from ..extract.context import GuardFacts
 from ..extract.fixability import is_unbounded_param
 from ..extract.guards import DOCUMENT_FORMS
+from ..extract.input_origins import option_flags, origins
 from ..extract.provenance import REQUEST_OBJECTS, provenance
 from ..fixes import insert_in_fstring
 from ..model import Applicability, Finding, Fix, Message, Template
 from .base import FileContext, Option as RuleOption, complete_templates
-from .inputs import CONTEXT_OBJECTS, failing_inputs, is_flag, reports_missing_input
+from .nouns import singular
+from .inputs import CONTEXT_OBJECTS, failing_input_kinds, failing_inputs, is_flag, reports_missing_input
 from .signals import interpolates, mentions, value_placeholders
 from .part_rule import PART_SINKS, PartRule, _contains
 
@@ -231,10 +233,35 @@ def _states_bound(template: Template, facts: GuardFacts) -> bool:
     return any(label and interpolates(template, label) for _, _, label in facts.bounds)
 
 
-def _names_param(template: Template, param: str, function) -> bool:
-    """The message names `param`, or the CLI flag it is declared as (`--p-name`, `--format` for `fmt`)."""
-    flags = ("--" + param.replace("_", "-"),) + function.aliases.get(param, ())
-    return mentions(template, param) or any(mentions(template, flag) or mentions(template, flag.lstrip("-")) for flag in flags)
+def _names_param(template: Template, param: str, function, declared: Tuple[str, ...] = ()) -> bool:
+    """The message names `param`, or the CLI flag it is declared as (`--p-name`, `--format` for `fmt`;
+    `declared`: an argparse option's own flags)."""
+    flags = ("--" + param.replace("_", "-"),) + function.aliases.get(param, ()) + declared
+    if mentions(template, param) or any(mentions(template, flag) or mentions(template, flag.lstrip("-")) for flag in flags):
+        return True
+    return any(_failing_subject(template.literal, word) for word in _own_words(param, function))
+
+
+# a noun the failure is said of: "Invalid input", "unknown column", "column types must ...", "the
+# range is empty"; not a noun the text mentions otherwise ("add a geometry column before ...")
+_FAILED_BEFORE = r"\b(?:invalid|unknown|bad|wrong|malformed|unsupported|missing|empty|illegal|unrecognized|unrecognised|too many|too few)\s+(?:\w+\s+)?"
+_FAILED_AFTER = r"(?:\s+\w+)?\s+(?:is|are|was|were|must|should|cannot|can't|needs?|has|have|does|do|did|looks?|contains?|exceeds?)\b"
+
+
+def _failing_subject(text: str, word: str) -> bool:
+    name = re.escape(word)
+    return bool(re.search(rf"{_FAILED_BEFORE}{name}\b|\b{name}{_FAILED_AFTER}", text, re.I))
+
+
+def _own_words(param: str, function) -> Set[str]:
+    """The words of `param`'s name (3 letters or more, as the name spells them) that no other
+    parameter's name has; `_names_param` counts one when the failure is said of it: "Invalid input"
+    names `input_data` beside `pages`; "date" names neither `start_date` nor `end_date`, and "add a
+    geometry column first" says nothing failed about `column_name`."""
+    def words(name: str) -> Set[str]:
+        return {w for w in name.lower().split("_") if len(w) >= 3}
+    others = {singular(w) for p in function.param_names if p != param for w in words(p)} if function is not None else set()
+    return {w for w in words(param) if singular(w) not in others}  # as the name spells it: "statements" is no `statement`
 
 
 def _secret(name: str) -> bool:
@@ -266,8 +293,12 @@ def named_by_framework(message: Message) -> bool:
 class MissingInputName(PartRule):
     """## What it does
     In an MCP tool or a CLI command, flags a message raised under a guard on parameter `p` that names
-    neither `p` nor its flag (`--p-name`). One-parameter tools whose message echoes the value, and
-    the errors whose text the framework prefixes with the parameter's name are exempt: click's
+    neither `p` nor its flag (`--p-name`). A guard on a value computed from one input stands for that
+    input (`n = int(limit)` names `limit`), and a field of argparse's namespace (`args.workers`,
+    `n = opts.workers`) is named by its option (`--workers`, or the flags its `add_argument`
+    declares). A message that shows the value the caller sent for the input ("Issue {issue_id} not
+    found") identifies it, and the errors whose text the framework prefixes with the parameter's
+    name are exempt: click's
     `BadParameter` where click knows the parameter (a callback, a ParamType's `convert`, `param=` or
     `param_hint=`), argparse's `ArgumentError` and a `type=` converter's `ArgumentTypeError`.
     Neither is a parameter that only switches the failure on or off (`if not ignore: raise ...`
@@ -316,21 +347,45 @@ class MissingInputName(PartRule):
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         function = message.context.function
-        if function is None or function.role not in ("tool", "cli") or named_by_framework(message):
+        if function is None or named_by_framework(message):
             return
+        entry = function.role in ("tool", "cli")
         facts = ctx.guard(message)
-        params = [p for p in failing_inputs(message, ctx) if p in function.param_names]
-        if not params:
-            return  # only flags, context objects or whole argument containers were tested
+        found = failing_input_kinds(message, ctx)
+        # a parameter of the tool or command itself, or an argparse option wherever its namespace is read
+        inputs = [n for n, kind in found.items() if kind == "option" or entry and kind == "param" and n in function.param_names]
+        if not inputs:
+            return  # only flags, context objects, whole argument containers or a helper's parameters were tested
+        options = ctx.argparse_options() if "option" in found.values() else {}
         # a switch tested with the input (`if multi and len(columns) > 1`) names the failing combination
         switches = [p for p in function.param_names if p in facts.subjects and p in function.switches]
+        def declared(p: str) -> Tuple[str, ...]:
+            return tuple(sorted(option_flags(options, p), key=len)) if found.get(p) == "option" else ()
+
         for template in complete_templates(message):
-            if any(_names_param(template, p, function) for p in params + switches):
+            if any(_names_param(template, p, function, declared(p)) for p in inputs + switches):
                 continue
             if _names_missing_key(template, facts):
                 continue
-            if len(function.param_names) == 1 and any(interpolates(template, p) for p in params):
+            if len(function.param_names) == 1 and any(interpolates(template, p) for p in inputs):
                 continue
-            p = params[0]
-            yield self.finding(message, f"the message does not name the input `{p}` that failed the check", f"Start with the input's name, e.g. \"{p}: ...\" or f\"{p}={{{p}!r}} ...\".")
+            if _shows_value(template, message, inputs, facts):
+                continue  # "Issue 42 not found": the reader matches the value it sent to the input it sent it in
+            p = inputs[0]
+            flags = declared(p) or tuple(sorted(function.aliases.get(p, ()), key=len))
+            shown = flags[-1] if flags else p  # the reader of a command types `--out`, not `output`
+            yield self.finding(message, f"the message does not name the input `{shown}` that failed the check", f"Start with the input's name, e.g. \"{shown}: ...\" or f\"{shown}={{...!r}} ...\".")
             return
+
+
+def _shows_value(template: Template, message: Message, inputs, facts) -> bool:
+    """The message shows the value of a failing input as sent (`{issue_id}`, `{limit!r}`, or the
+    value the guard tested when it was computed from the input, `{n}` for `n = int(limit)`), not a
+    measure of it (`len(x)`)."""
+    exprs = {h.expr.replace(" ", "") for h in template.placeholders}
+    tested = set(facts.value_subjects | facts.subjects)
+    for name in inputs:
+        derived = {s for s in tested if ("param", name) in origins(message.scope, s) or ("option", name) in origins(message.scope, s, facts.attributes)}
+        if exprs & ({name} | derived | {f"{s}.{name}" for s in tested}):
+            return True
+    return False

@@ -13,7 +13,7 @@ from ..extract.provenance import provenance
 from ..fixes import append_edit
 from ..model import Applicability, Finding, Fix, Message
 from .base import FileContext, Option as RuleOption, Rule, complete_templates
-from .inputs import first_failing_input
+from .inputs import failing_inputs, first_failing_input
 from .signals import tool_references
 from .part_rule import NOT_FOUND_TEXT, PART_SINKS, VALUE_SOURCE, PartRule, _root, listing_tools, listing_tools_for
 from .vague import signals
@@ -25,9 +25,12 @@ class MissingValueSource(PartRule):
     `path`-like parameter, or text such as "not found", "unknown", "no such") that names no tool and no
     command for finding valid values, when the server registers the tool that lists that value: a
     listing or search tool whose name ends with the plural of the noun the input names (`issue_id` ->
-    `list_issues`, `category_id` -> `list_categories`), of the failing tool's noun for a bare `id`
-    (`get_issue`), or of the one listed noun the message names ("No such file" -> `list_files`).
-    Silent when no tool lists that value: `list_presentations` is no source of an image id.
+    `list_issues`, `category_id` -> `list_categories`, `person_id` -> `list_people`, `index_name` ->
+    `list_indices`), of the failing tool's noun for a bare `id` (`get_issue`), or of the one listed
+    noun the message names ("No such file" -> `list_files`). The input may be a field of a low-level
+    tool's arguments (`arguments["ticket_id"]`). Silent when no tool lists that value:
+    `list_presentations` is no source of an image id; and silent on a conflict, a value rejected
+    because it is already there ("Project 'x' already exists"), where a listing is no way out.
 
     ## Why is this bad?
     Naming the tool that lists valid values raised recovery to 84-88% in the article's sources; "not
@@ -72,14 +75,19 @@ class MissingValueSource(PartRule):
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         listing = listing_tools(server_tools(ctx))
         function = message.context.function
-        if not listing or function is None or not (function.role == "tool" or function.reachable_from_tool):
+        if not listing or function is None or not (function.role in ("tool", "lowlevel") or function.reachable_from_tool):
             return
         facts = ctx.guard(message)
         open_sets = {_root(m.subject) for m in facts.memberships if m.allowed and m.closed is False}  # records, not a fixed list
-        id_params = [p for p in tested_params(message, facts) if is_id_param(p) or p in open_sets]
+        tested = tested_params(message, facts)
+        # a field of the arguments (`arguments["ticket_id"]`) or a value computed from one input
+        tested += [n for n in failing_inputs(message, ctx) if n not in tested]
+        id_params = [p for p in tested if is_id_param(p) or p in open_sets]
         for template in complete_templates(message):
             if not (id_params or NOT_FOUND_TEXT.search(template.prose)):
                 continue
+            if _conflict(facts, template):
+                continue  # "Project 'x' already exists": the value is taken; a list of the taken ones is no way out
             if not id_params and not _about_input(message, facts, template):
                 continue  # "Downloaded file is not a valid PDF": the world's answer, no value the reader can pick
             if facts.bounds or facts.patterns and not NOT_FOUND_TEXT.search(template.prose):
@@ -107,6 +115,19 @@ class MissingValueSource(PartRule):
             return
 
 
+# the value is rejected because it is present: a name taken, an id used twice
+ALREADY_TEXT = re.compile(r"\balready (?:exists?|taken|in use|used|registered|defined|present|added|been)\b|\bduplicate\b|\bconflicts? with\b", re.I)
+
+
+def _conflict(facts, template) -> bool:
+    """The guard rejects a value because it is in a set (`if name in PROJECTS:`), or the text says
+    it is taken ("already exists"), and nothing says it was not found."""
+    if NOT_FOUND_TEXT.search(template.prose):
+        return False
+    denied = [m for m in facts.memberships if not m.allowed]
+    return bool(denied) and not any(m.allowed for m in facts.memberships) or bool(ALREADY_TEXT.search(template.prose))
+
+
 def _shown_input(message: Message, template) -> str:
     """The parameter the message shows (`{issue_id}`), when no guard names the input."""
     params = set(message.context.function.param_names) if message.context.function is not None else set()
@@ -118,6 +139,23 @@ def _about_input(message: Message, facts, template) -> bool:
     message shows a value computed from it."""
     shown = {n.split(".", 1)[0] for h in template.placeholders for n in h.names}
     return bool(provenance(message).inputs(facts.subjects | facts.value_subjects | shown))
+
+
+# how a message tells the reader to call a tool by name: "call X", "use X", "run X", "try X", "the X
+# tool", "X tool" (with or without backticks around X)
+def _said_as_tool(prose: str, ref: str) -> bool:
+    name = re.escape(ref)
+    return bool(re.search(rf"\b(?i:call(?:ing)?|use|using|run|try|invoke|via|with)\s+(?:the\s+)?`?{name}\b|\b{name}`?(?:\(\))?\s+tool\b", prose))
+
+
+def _input_names(message: Message, ctx: FileContext) -> frozenset:
+    """The names of the inputs the reader passes: the parameters of the enclosing function and of
+    the file's tools."""
+    function = message.context.function
+    names = set(function.param_names) if function is not None else set()
+    for tool in ctx.facts.tools:
+        names.update(tool.params)
+    return frozenset(names)
 
 
 def server_tools(ctx: FileContext) -> frozenset:
@@ -132,7 +170,9 @@ class UnknownToolReference(Rule):
     the search_issues tool") that the project's tool registry does not have. The registry is every tool
     registered in the checked files (`@mcp.tool`, `add_tool`, `Tool.from_function`) plus
     `tool-registry-extra`. Silent when no registry is known; reported when the name is a near miss of a
-    registered tool, or the file's server registers at least `min-registry-size` tools.
+    registered tool, or the file's server registers at least `min-registry-size` tools and the
+    message says to call or use the name ("call X", "use `X`", "the X tool"). A code span that names
+    an input of a tool ("`page_size` must be 100 or less") is not a tool reference.
 
     ## Why is this bad?
     A stale recovery step is worse than none: the agent calls a tool that does not exist.
@@ -176,13 +216,14 @@ class UnknownToolReference(Rule):
         if not registry:
             return
         file_tools = ctx.file_tools
+        inputs = _input_names(message, ctx)
         for template in message.templates:
             for ref in tool_references(template, strong=True):
-                if ref in registry:
-                    continue
+                if ref in registry or ref in inputs:
+                    continue  # "`page_size` must be 100 or less": a code span that names an input, not a tool
                 near = difflib.get_close_matches(ref, sorted(registry), n=1, cutoff=0.8)
-                if not near and len(file_tools) < self.options["min-registry-size"]:
-                    continue
+                if not near and (len(file_tools) < self.options["min-registry-size"] or not _said_as_tool(template.prose, ref)):
+                    continue  # a bare code span far from every tool name may be a field, a key or a setting
                 hint = f"did you mean `{near[0]}`?" if near else f"registered tools include {', '.join(sorted(registry)[:5])}"
                 yield self.finding(message, f"the message refers to tool `{ref}`, which is not registered; {hint}", f"Replace `{ref}` with a registered tool name" + (f" (`{near[0]}`)." if near else "."))
                 return

@@ -58,23 +58,29 @@ class BindingNotes:
             elif callee in RICH_CONSOLES:
                 self.consoles[name] = nodes.is_true(nodes.keyword_arg(value, "stderr"))
             else:
-                stack = server_stack(callee)
-                if stack:
-                    if stack == "lowlevel":
-                        handler = nodes.keyword_arg(value, "on_call_tool")
-                        if isinstance(handler, cst.Name):
-                            self.lowlevel2.add(handler.value)
-                            stack = "lowlevel2"
-                    self.servers[name] = stack
-                    self.stacks.add(stack)
-                    mask = nodes.keyword_arg(value, "mask_error_details")
-                    if nodes.is_true(mask):
-                        self.mask_error_details = True
+                self._note_server(name, value, callee)
         elif kind is cst.Attribute:
             if value.attr.value in LOG_METHODS and self._is_logger(value.value, self.qualify(value)):
                 self.logger_methods[name] = value.attr.value
             elif self.qualify(value) in STDERR_QUALIFIED:
                 self.stderr_names.add(name)
+
+    def _note_server(self, name: str, value: cst.Call, callee: str) -> None:
+        """`name = FastMCP(...)` or `Server(..., on_call_tool=handler)`: an MCP server, its stack,
+        the low-level handler it calls with every tool call, and `mask_error_details`."""
+        stack = server_stack(callee)
+        if not stack:
+            return
+        if stack == "lowlevel":
+            handler = _handler_name(nodes.keyword_arg(value, "on_call_tool"))
+            if handler:
+                self.lowlevel2.add(handler)
+                stack = "lowlevel2"
+        self.servers[name] = stack
+        self.stacks.add(stack)
+        mask = nodes.keyword_arg(value, "mask_error_details")
+        if nodes.is_true(mask):
+            self.mask_error_details = True
 
     def _note_attribute(self, target: cst.Attribute, value: cst.CSTNode) -> None:
         """`self.attr = value` in a method: what the attribute can hold, for a method call on it
@@ -85,6 +91,8 @@ class BindingNotes:
             return
         made = self.qualify(value.func) if isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute)) else ""
         self.links.attrs.setdefault(f"{self.class_name}.{target.attr.value}", set()).add(made + "()" if made else "?")
+        if made:
+            self._note_server(f"self.{target.attr.value}", value, made)  # `self.server = Server(..., on_call_tool=self.dispatch)`
 
     def _note_stack(self, module: str) -> None:
         if module.startswith("mcp.server.fastmcp"):
@@ -108,3 +116,15 @@ def target_names(target: cst.CSTNode) -> List[str]:
     if isinstance(target, cst.StarredElement):
         return target_names(target.value)
     return []
+
+
+def _handler_name(node) -> str:
+    """The function an `on_call_tool=` argument names: `handle`, `self.handle` (a method, by its
+    name), or the function `functools.partial(handle, db)` binds."""
+    if isinstance(node, cst.Call) and nodes.last_name(node.func) == "partial" and node.args:
+        node = node.args[0].value
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in ("self", "cls"):
+        return node.attr.value
+    return ""

@@ -93,6 +93,12 @@ class CallKinds:
             return frozenset({UNBOUNDED} | (inner_kinds & ({SCHEMA, ENV_DUMP, VALIDATION} | SECRETS))), code
         if qualified in UNBOUNDED_CALLS or short in ("pformat", "safe_dump"):
             kinds = {UNBOUNDED}
+            if first is not None and short not in ("locals", "globals", "vars", "dir"):
+                # `yaml.safe_dump(RULE_SCHEMA)`, `pformat(spec)`: the serialized value is what it was
+                inner_kinds = self.classify(first, depth + 1)[0]
+                kinds |= inner_kinds & ({SCHEMA, ENV_DUMP, VALIDATION} | SECRETS)
+                if SCHEMA_NAME.search(snake(nodes.last_name(first) or "")):
+                    kinds.add(SCHEMA)
             if short in ("locals", "globals", "vars"):
                 kinds.add(ENV_DUMP)
                 if short == "vars" and first is not None and not re.search(r"setting|config|env", self.code(first), re.I):

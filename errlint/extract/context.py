@@ -62,6 +62,7 @@ class GuardFacts:
     keys: Dict[str, List[str]] = field(default_factory=dict)  # `args["amount"]`, `args.get("amount")`: args -> [amount]
     parse_forms: List[Tuple[str, str, str]] = field(default_factory=list)  # (subject, form, words) of a validating try
     expr_bounds: Set[str] = field(default_factory=set)  # bound labels that are expressions (`image.width`)
+    attributes: Set[str] = field(default_factory=set)  # `name.attr` reads in the test (`args.workers`)
 
 
 def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]]) -> GuardFacts:
@@ -193,6 +194,8 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
             root = nodes.root_name(node)
             if root:
                 facts.names.add(root)
+            if node.value.__class__ is cst.Name:
+                facts.attributes.add(f"{node.value.value}.{node.attr.value}")
         key, container = _keyed(node)
         if key and container and key not in facts.keys.get(container, []):
             facts.keys.setdefault(container, []).append(key)

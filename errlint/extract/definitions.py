@@ -169,12 +169,32 @@ class Definitions:
                 param = max(flags, key=len).lstrip("-").replace("-", "_")
             else:
                 continue
-            out[param] = flags
-            if any("/" in d for d in decls if d.startswith("-")) or _declares_switch(call):
-                switches.add(param)
-            if CREDENTIAL_DECLARATION.search(self.code(call)):
-                credentials.add(param)
+            self._declare(call, decls, param, out, switches, credentials)
+        for param, call in self._typer_declarations(stmt.params):
+            decls = [v for v in (nodes.string_value(a) for a in nodes.positional_args(call)) if v]
+            self._declare(call, decls, param, out, switches, credentials)
         return out, frozenset(switches), frozenset(credentials)
+
+    def _declare(self, call: cst.Call, decls: List[str], param: str, out: Dict[str, Tuple[str, ...]], switches: Set[str], credentials: Set[str]) -> None:
+        out[param] = tuple(d.split("/")[0] for d in decls if d.startswith("-"))
+        if any("/" in d for d in decls if d.startswith("-")) or _declares_switch(call):
+            switches.add(param)
+        if CREDENTIAL_DECLARATION.search(self.code(call)):
+            credentials.add(param)
+
+    def _typer_declarations(self, params: cst.Parameters) -> List[Tuple[str, cst.Call]]:
+        """typer's declarations on the parameter itself: `out: str = typer.Option("x", "--out")` and
+        `out: Annotated[str, typer.Option("--out")]`."""
+        found = []
+        for p in list(params.params) + list(params.kwonly_params):
+            candidates = [p.default] if p.default is not None else []
+            annotation = p.annotation.annotation if p.annotation is not None else None
+            if isinstance(annotation, cst.Subscript) and nodes.last_name(annotation.value) == "Annotated":
+                candidates += [getattr(e.slice, "value", None) for e in annotation.slice[1:]]
+            for node in candidates:
+                if isinstance(node, cst.Call) and self.qualify(node.func).split(".", 1)[0] == "typer" and nodes.last_name(node.func) in ("Option", "Argument"):
+                    found.append((p.name.value, node))
+        return found
 
 
 # A parameter declared as a credential: a request header or cookie, an auth scheme's dependency

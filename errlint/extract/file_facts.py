@@ -9,15 +9,15 @@ part of `Walker` and works on its state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
 from ..model import Context, FunctionInfo, Message, Template, ToolInfo
-from . import exception_templates, framework_sinks
+from . import exception_templates, framework_sinks, nodes
 from .links import ModuleLinks
 from .scope import Binding, Reaching, ReachingScope, Scope
-from .sinks import PROFILE_OF_KIND
+from .sinks import PROFILE_OF_KIND, classify_callee
 from .string_formats import join, percent_template
 from .tool_error_converters import converted_by_tools, covered, handler_classes, passes_through, wraps_its_caller
 from .templates import TemplateBuilder
@@ -124,16 +124,34 @@ class FactsAssembly:
 
     def _passes_through(self, callee: str) -> bool:
         """`callee` is a class the stack passes through, or a class of this module derived from one."""
+        return self._derives(callee, passes_through)
+
+    def _derives(self, callee: str, test: Callable[[str], bool]) -> bool:
+        """`callee` passes `test`, or is a class of this module derived from one that does."""
         todo, seen = [callee], set()
         while todo:
             name = todo.pop()
             if name in seen:
                 continue
             seen.add(name)
-            if passes_through(name):
+            if test(name):
                 return True
             todo.extend(self.class_bases.get(name.rsplit(".", 1)[-1], ()))
         return False
+
+    def _protocol_class_code(self, callee: str) -> str:
+        """The JSON-RPC error code a protocol-error class of this module sets for every instance
+        (`super().__init__(ErrorData(code=INVALID_PARAMS, ...))`), or ""."""
+        last = callee.rsplit(".", 1)[-1]
+        codes = set()
+        for stmt in self.module.body:
+            if isinstance(stmt, cst.ClassDef) and stmt.name.value == last:
+                for node in nodes.iter_expr(stmt.body):
+                    if isinstance(node, cst.Call) and nodes.last_name(node.func) in ("ErrorData", "McpError", "MCPError"):
+                        code = nodes.call_arg(node, 0, "code")
+                        if code is not None and not isinstance(code, (cst.Call, cst.SimpleString)):
+                            codes.add(self.code(code))
+        return codes.pop() if len(codes) == 1 else ""
 
     def _messages(self, raw: RawSink) -> List[Message]:
         builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching, raw.caught) if raw.reaching or raw.caught else raw.scope, self.qualify, self.code)
@@ -160,6 +178,11 @@ class FactsAssembly:
         if extra.get("needs_text") and not any(t.pieces for t in templates):
             return []
         function = raw.context.function
+        if raw.kind == "raise" and self._derives(raw.callee, _protocol_error_class):
+            # `class BadArgument(McpError)`: raising it is a protocol error, whatever its text is built from
+            raw.kind = "protocol-error"
+            extra.setdefault("code", self._protocol_class_code(raw.callee))
+            extra["subclass"] = True
         profile = PROFILE_OF_KIND[raw.kind]
         if raw.kind == "raise" and function is not None:
             if function.role == "tool" or function.reachable_from_tool or (function.role == "lowlevel" and function.stack == "lowlevel1"):
@@ -173,6 +196,11 @@ class FactsAssembly:
         if raw.kind == "log":
             extra.setdefault("level", "error")
         return [Message(raw.kind, raw.callee, profile, tuple(templates), raw.expr, raw.node, raw.context, extra, raw.scope)]
+
+
+def _protocol_error_class(name: str) -> bool:
+    spec = classify_callee(name)
+    return spec is not None and spec.kind == "protocol-error"
 
 
 def _tool_function(function: Optional[FunctionInfo]) -> bool:

@@ -162,10 +162,13 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
         if ref:
             out.append(("call", ref))
         return out
-    if last in ("add_tool", "from_function"):
-        ref = _ref(nodes.call_arg(call, 0, "fn", "func", "function"), walker)
-        if ref:
-            out.append(("agent", ref))
+    if last in ("add_tool", "from_function") or last == "tool" and call.func.__class__ is cst.Attribute and nodes.dotted(call.func.value) in walker.servers \
+            and call.args and call.args[0].keyword is None and call.args[0].value.__class__ is cst.Name:
+        fn = nodes.call_arg(call, 0, "fn", "func", "function")
+        for name in registered_functions(fn, walker.scope):  # `mcp.tool(f)`, and `for f in (a, b): mcp.add_tool(f)`
+            ref = _ref(cst.Name(name), walker) if name != getattr(fn, "value", None) else _ref(fn, walker)
+            if ref:
+                out.append(("agent", ref))
     elif last == "set_defaults":
         ref = _ref(nodes.keyword_arg(call, "func", "handler", "command"), walker)
         if ref:
@@ -187,6 +190,18 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
             if ref:
                 out.append(("http", ref))
     return out
+
+
+def registered_functions(fn: Optional[cst.CSTNode], scope) -> List[str]:
+    """The names of the functions a registration call's argument stands for: a function's name, or
+    the loop target of `for f in (a, b):` over a literal tuple or list of names."""
+    if not isinstance(fn, cst.Name):
+        return []
+    found = scope.lookup(fn.value) if scope is not None else []
+    loops = [b.value for b in found if b.kind == "loop"]
+    if loops and len(loops) == len(found) and all(isinstance(v, (cst.Tuple, cst.List)) for v in loops):
+        return [e.value.value for v in loops for e in v.elements if isinstance(e.value, cst.Name)]
+    return [fn.value]
 
 
 def _ref(node: Optional[cst.CSTNode], walker) -> str:

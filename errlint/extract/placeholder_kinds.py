@@ -103,6 +103,8 @@ class PlaceholderKinds(CallKinds):
             return origin
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
             return self._classify_string(expr, depth)
+        if isinstance(expr, cst.Dict) and schema_shaped(expr) and len(self.code(expr)) >= SCHEMA_DUMP_CHARS:
+            return frozenset({SCHEMA}), "a JSON Schema"
         if isinstance(expr, (cst.List, cst.Tuple, cst.Set, cst.Dict)):
             values = nodes.literal_values(expr)
             if values is not None and not (isinstance(expr, cst.Dict) and any(nodes.string_value(el.value) is None and nodes.number_text(el.value) is None for el in expr.elements)):
@@ -289,6 +291,8 @@ class PlaceholderKinds(CallKinds):
             return frozenset({BOUNDED}), ""  # a URL the code requested with no secret in it
         if attr in SCHEMA_ATTRS:
             return frozenset({SCHEMA, UNBOUNDED}), self.code(expr)
+        if attr == "__doc__":  # a function's or class's docstring: its help text
+            return frozenset({SCHEMA}), self.code(expr)
         if attr == "message" and EXCEPTION in base_kinds:  # a requirement only from a validator that phrases one
             return frozenset({BOUNDED, HINT} if VALIDATION in base_kinds else {BOUNDED}), ""
         if attr in ("filename", "filename2") and EXCEPTION in base_kinds and HOME_PATH in base_kinds:
@@ -366,6 +370,22 @@ class PlaceholderKinds(CallKinds):
         if not kinds and key and BOUNDED_NAME.search(snake(key)):
             kinds.add(BOUNDED)
         return frozenset(kinds or {UNKNOWN}), detail
+
+
+# a schema written in the code is a dump from about 40 tokens on: `{"type": "array", "items": {"type":
+# "string"}}` states what is allowed in a few tokens, a tool's input schema does not
+SCHEMA_DUMP_CHARS = 160
+# the keywords only a JSON Schema has at its top (`type` alone is any record's field)
+SCHEMA_KEYWORDS = frozenset({"$schema", "$defs", "$ref", "properties", "patternProperties", "additionalProperties", "oneOf", "anyOf", "allOf"})
+
+
+def schema_shaped(expr: cst.Dict) -> bool:
+    """A dict display that is a JSON Schema by what it holds: a top-level `properties`, `$schema`,
+    `oneOf`, ... keyword, or `"type": "object"`/`"array"` beside `required` or `items`."""
+    fields = nodes.dict_fields(expr)
+    if SCHEMA_KEYWORDS & fields.keys():
+        return True
+    return nodes.string_value(fields.get("type")) in ("object", "array") and bool({"required", "items"} & fields.keys())
 
 
 def _union(a: FrozenSet[str], b: FrozenSet[str]) -> FrozenSet[str]:

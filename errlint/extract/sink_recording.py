@@ -176,6 +176,9 @@ class SinkRecording:
             self.record("notify", "send_log_message", call, nodes.call_arg(call, 1, "data"), level=_string_or(nodes.call_arg(call, 0, "level"), "info"), paired=self.before_reply)
         elif method in ("add_tool", "from_function"):
             self.tool_registration(call, method, base)
+        elif method == "tool" and base is not None and nodes.dotted(base) in self.servers and call.args and call.args[0].keyword is None \
+                and isinstance(call.args[0].value, cst.Name):
+            self.tool_registration(call, method, base)  # `mcp.tool(fn, name="x")`: the decorator called on a function
         elif method in ("option", "argument", "Option", "Argument") and callee.split(".", 1)[0] in ("click", "typer"):
             cb = nodes.keyword_arg(call, "callback")
             if isinstance(cb, cst.Name):

@@ -1,7 +1,8 @@
 """String expressions -> `Template`s: literal text plus typed placeholders (the placeholder kinds in `model`).
 
 Handles literals, implicit concatenation, f-strings (PEP 701 included), `%` formatting, `.format`,
-`+`, gettext wrappers, names bound once in the same scope (EM101-style `msg = ...; raise X(msg)`),
+`+`, `sep.join([...])` of a literal list, `textwrap.dedent`, gettext wrappers, names bound once in the
+same scope (EM101-style `msg = ...; raise X(msg)`), entries of a module table (`HELP["quota"]`),
 module constants, and fallbacks (`x or "text"`, `d.get(k, "text")`, `a if c else b`), which give one
 template per alternative ("variants"). This module holds `TemplateBuilder`'s core: which expression
 forms give which templates. Placeholders are classified by what they may contain in
@@ -10,6 +11,8 @@ forms give which templates. Placeholders are classified by what they may contain
 """
 from __future__ import annotations
 
+import textwrap
+from dataclasses import replace
 from typing import Callable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
@@ -34,6 +37,16 @@ from .string_formats import as_fallback, format_template, join, merge_text, perc
 from .value_names import PROSE_NAME, is_secret_name, relayed_error, snake
 
 NOTHING = Template(())  # what an `if` appends when none of its branches runs
+
+
+def _dedented(template: Template) -> Template:
+    """`textwrap.dedent` of a literal text: the words without the source's indentation (a template
+    with placeholders keeps its pieces; the indentation is a few tokens of its measure)."""
+    if template.placeholders or len(template.pieces) != 1 or not template.complete:
+        return template
+    text = textwrap.dedent(template.pieces[0].text)
+    return replace(template, parts=(text,), pieces=(replace(template.pieces[0], text=text),))
+
 
 GETTEXT = {"_", "gettext", "gettext_lazy", "ugettext", "ugettext_lazy", "gettext_noop", "N_", "_lazy", "lazy_gettext"}
 GETTEXT_SECOND = {"pgettext", "pgettext_lazy", "npgettext"}
@@ -90,6 +103,10 @@ class TemplateBuilder(PlaceholderKinds):
             resolved = self._resolve_name(expr, depth)
             if resolved is not None:
                 return resolved
+        if isinstance(expr, cst.Subscript):
+            entry = self._table_entry(expr)
+            if entry is not None:
+                return self._variants(entry, depth + 1, top)
         if isinstance(expr, cst.IfExp):
             return (self._variants(expr.body, depth + 1, top) + self._variants(expr.orelse, depth + 1, top))[:MAX_VARIANTS]
         if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
@@ -241,6 +258,15 @@ class TemplateBuilder(PlaceholderKinds):
             fallback = self._variants(args[1], depth + 1)
             if any(t.pieces and t.literal.strip() for t in fallback):  # an empty default is not a message
                 return [Template((self.placeholder(call),), (), True)] + fallback
+        if isinstance(func, cst.Attribute) and func.attr.value == "join" and len(call.args) == 1 and isinstance(func.value, cst.SimpleString) \
+                and isinstance(args[0], (cst.List, cst.Tuple)) and args[0].elements and all(isinstance(e, cst.Element) for e in args[0].elements):
+            # `"\n".join(["line one", f"line {n}"])`: the lines with the separator between them
+            operands: List[cst.CSTNode] = []
+            for element in args[0].elements:
+                operands += [func.value, element.value] if operands else [element.value]
+            return self._concat(operands, depth + 1)
+        if short in ("dedent", "cleandoc") and name in ("textwrap.dedent", "dedent", "inspect.cleandoc", "cleandoc") and len(args) == 1:
+            return [_dedented(t) for t in self._variants(args[0], depth + 1)]
         if isinstance(func, cst.Attribute) and func.attr.value in ("strip", "rstrip", "lstrip", "capitalize", "upper", "lower", "title") and not args:
             return self._variants(func.value, depth + 1)
         if isinstance(func, cst.Attribute) and func.attr.value in ("encode", "decode") and len(call.args) <= 2 and isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
@@ -259,6 +285,15 @@ class TemplateBuilder(PlaceholderKinds):
                 texts = [join(a, b) for a in texts for b in self._addition_variants(item, depth + 1)][:MAX_VARIANTS]
             out.extend(texts)
         return out[:MAX_VARIANTS] if extra.exhaustive else out[:MAX_VARIANTS - 1] + [NOTHING]
+
+    def _table_entry(self, expr: cst.Subscript) -> Optional[cst.CSTNode]:
+        """The text a module table holds under a literal key: `HELP["quota"]` with `HELP = {"quota":
+        "..."}` bound once."""
+        if not isinstance(expr.value, cst.Name) or len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return None
+        key = nodes.string_value(expr.slice[0].slice.value)
+        table = self.scope.value(expr.value.value) if key is not None else None
+        return nodes.dict_fields(table).get(key) if isinstance(table, cst.Dict) else None
 
     def _resolve_name(self, expr: cst.Name, depth: int) -> Optional[List[Template]]:
         name = expr.value

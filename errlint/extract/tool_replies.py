@@ -15,7 +15,7 @@ import libcst as cst
 from . import framework_sinks, nodes
 from .error_envelopes import reply_fields, text_of
 from .scope import ReachingScope
-from .links import error_text, flow_callees, reply_candidate
+from .links import error_text, flow_callees, registered_functions, reply_candidate
 
 
 # MCP's own method names (also as a handler's name, `answer_tools_call`), fields and text content
@@ -122,12 +122,17 @@ class ToolReplies:
         return self._mcp_text
 
     def tool_registration(self, call: cst.Call, method: str, base: Optional[cst.CSTNode]) -> None:
+        """`mcp.add_tool(f)`, `Tool.from_function(f)`, `mcp.tool(f, name="x")`, and each function of
+        a literal tuple a loop registers (`for f in (a, b): mcp.add_tool(f)`)."""
         fn = nodes.call_arg(call, 0, "fn", "func", "function")
-        if not isinstance(fn, cst.Name):
+        functions = registered_functions(fn, self.scope)
+        if not functions:
             return
-        name = nodes.string_value(nodes.keyword_arg(call, "name")) or fn.value
+        named = nodes.string_value(nodes.keyword_arg(call, "name"))
         server = nodes.dotted(base) if base is not None else ""
         stack = self.servers.get(server, "")
         if method == "from_function" and not stack:
             stack = next(iter(sorted(self.stacks - {"lowlevel"})), "")
-        self.registrations.append((fn.value, name, stack, server))
+        for function in functions:
+            self.registrations.append((function, named if named and len(functions) == 1 else function, stack, server))
+

@@ -1,0 +1,175 @@
+"""Which of the caller's inputs a value was computed from, named as the caller knows them.
+
+The guard in front of a message often tests a value the code derived from an input, not the input
+itself: `start = date.fromisoformat(start_date)`, `n = int(limit)`, `suffix = out.rsplit(".")[-1]`,
+or a field of the namespace argparse returns (`args.workers`, `n = opts.port`). The reader of the
+message knows none of those locals; it knows the input it sent: the parameter of the tool or command
+(`start_date`), or the command-line option (`--workers`).
+
+`origins(scope, name)` follows the bindings of `name` back through assignments, re-bindings and
+unpacking, through conversions and transforms of the value only (`CONVERSIONS`, `VALUE_METHODS`: a
+handle made with the input, `db = open_db(path)`, is not the input), and returns the inputs it
+reaches: the enclosing function's parameters, the fields of an
+argument dict it received read by key (`arguments["ticket_id"]` gives `ticket_id`), and the fields of
+an argparse namespace read by attribute (`args.workers` gives `workers`). It stops at the result of a
+call that answers from the world (`db.get(user_id)`): a record is not the value the caller sent
+(`provenance.is_outcome`).
+"""
+from __future__ import annotations
+
+import re
+from typing import Dict, FrozenSet, Iterable, Optional, Set, Tuple
+
+import libcst as cst
+
+from . import nodes
+from .provenance import is_outcome
+
+# The calls that return argparse's namespace of parsed options (`parse_known_args` returns it first
+# in a pair).
+NAMESPACE_CALL = re.compile(r"^(parse_args|parse_known_args|parse_intermixed_args|parse_known_intermixed_args)$")
+
+Origins = Set[Tuple[str, str]]  # (kind, name): ("param", "limit"), ("key", "ticket_id") or ("option", "workers")
+
+
+def is_namespace(scope, name: str) -> bool:
+    """`name` holds the namespace argparse returns: `args = parser.parse_args()`,
+    `opts, rest = p.parse_known_args(argv)`, `ns = p.parse_known_args()[0]`."""
+    for binding in scope.lookup(name) if scope is not None else ():
+        value = binding.value
+        if binding.kind not in ("assign", "other") or value is None:
+            continue
+        if value.__class__ is cst.Subscript:
+            value = value.value
+        if value.__class__ is cst.Call and NAMESPACE_CALL.search(nodes.last_name(value.func) or ""):
+            return True
+    return False
+
+
+def origins(scope, name: str, attributes: Iterable[str] = (), limit: int = 40) -> Origins:
+    """The inputs the value of `name` was computed from (see the module doc). `attributes` are the
+    dotted reads the guard makes (`args.workers`): for a namespace tested by itself they say which of
+    its fields failed."""
+    found: Origins = set()
+    if scope is None:
+        return found
+    if is_namespace(scope, name):
+        return {("option", a.split(".", 1)[1]) for a in attributes if a.split(".", 1)[0] == name and a.count(".") == 1}
+    seen: Set[str] = set()
+    todo = [name]
+    while todo and len(seen) < limit:
+        current = todo.pop()
+        if current in seen or current in ("self", "cls"):
+            continue
+        seen.add(current)
+        for binding in scope.lookup(current):
+            if binding.kind == "param":
+                found.add(("param", current))
+            elif binding.kind in ("assign", "aug", "other") and binding.value is not None:
+                field = _field_of_param(binding.value, scope)
+                if field is not None:  # `arguments.get("ticket_id")` reads the input; `db.get(key)` is the world's answer
+                    found.add(("key", field[1]))
+                elif not is_outcome(binding.value):
+                    _reads(binding.value, scope, found, todo)
+    return found
+
+
+# Calls that return the value they are given in another form: a conversion (`int(limit)`,
+# `date.fromisoformat(s)`, `Path(p)`, `json.loads(text)`), a measure of it (`len(items)`), or a
+# transform (`re.sub(PREFIX, "", data)`). Any other call made with the input returns something else: a
+# handle (`open_db(path)`, `client.bucket(name)`), a record, an outcome.
+CONVERSIONS = frozenset({
+    "int", "float", "str", "bool", "complex", "Decimal", "Fraction", "abs", "round", "len", "sorted", "list", "tuple",
+    "set", "frozenset", "reversed", "Path", "PurePath", "PurePosixPath", "PosixPath", "WindowsPath", "UUID",
+    "fromisoformat", "strptime", "fromtimestamp", "isoparse", "parse", "loads", "safe_load", "literal_eval",
+    "urlparse", "urlsplit", "unquote", "unquote_plus", "normpath", "abspath", "realpath", "expanduser", "basename",
+    "dirname", "splitext", "b64decode", "urlsafe_b64decode", "fromhex", "ip_address", "ip_network", "timedelta",
+    "Version", "sub", "subn", "normalize",
+})
+# Methods of a string, path or date that return the value transformed (`raw.split(":")[-1]`)
+VALUE_METHODS = frozenset({
+    "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "title", "capitalize", "swapcase", "split", "rsplit",
+    "splitlines", "partition", "rpartition", "replace", "removeprefix", "removesuffix", "encode", "decode", "zfill",
+    "ljust", "rjust", "center", "expandtabs", "translate", "resolve", "absolute", "expanduser", "with_suffix",
+    "with_name", "as_posix", "isoformat", "date", "time", "timestamp", "astimezone",
+})
+
+
+def _reads(value: cst.CSTNode, scope, found: Origins, todo: list) -> None:
+    """The inputs `value` is computed from, through conversions and transforms only (`CONVERSIONS`,
+    `VALUE_METHODS`); the names it reads otherwise go on `todo`, to be followed in turn."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        cls = node.__class__
+        if cls is cst.Attribute and node.value.__class__ is cst.Name and is_namespace(scope, node.value.value):
+            found.add(("option", node.attr.value))
+            continue
+        if cls is cst.Subscript or cls is cst.Call:
+            key = _field_of_param(node, scope)
+            if key:
+                found.add(("key", key[1]))
+                continue
+        if cls is cst.Call:
+            func = node.func
+            name = nodes.last_name(func)
+            if func.__class__ is cst.Attribute and name in VALUE_METHODS:
+                stack.append(func.value)  # `raw.split(":")`: the value, transformed
+            elif name in CONVERSIONS:
+                stack.extend(a.value for a in node.args)  # `int(limit)`, `date.fromisoformat(s)`
+            continue  # `open_db(path)`, `client.bucket(name)`: a handle made with the input, not the input
+        if cls is cst.Lambda:
+            continue
+        if cls is cst.Name:
+            if not any(b.kind in ("import", "def", "class") for b in scope.lookup(node.value)) and not is_namespace(scope, node.value):
+                todo.append(node.value)
+            continue
+        stack.extend(nodes.children(node))
+
+
+def _field_of_param(node: cst.CSTNode, scope) -> Optional[Tuple[str, str]]:
+    """(container, key) for one field of an argument dict the function received, read by its key:
+    `arguments["ticket_id"]`, `params.get("ticket_id")`."""
+    if node.__class__ is cst.Subscript and node.value.__class__ is cst.Name and len(node.slice) == 1:
+        key = nodes.string_value(getattr(node.slice[0].slice, "value", None))
+        container = node.value.value
+    elif node.__class__ is cst.Call and node.func.__class__ is cst.Attribute and node.func.attr.value == "get" and node.func.value.__class__ is cst.Name:
+        key = nodes.string_value(nodes.call_arg(node, 0))
+        container = node.func.value.value
+    else:
+        return None
+    if not key or not any(b.kind == "param" for b in scope.lookup(container)):
+        return None
+    return container, key
+
+
+# ---- argparse declarations: which flags set a namespace field, and which are switches ----------------
+
+_SWITCH_ACTIONS = frozenset({"store_true", "store_false", "count", "store_const", "help", "version"})
+
+
+def argparse_options(module: cst.Module) -> Dict[str, Tuple[Tuple[str, ...], bool]]:
+    """dest -> (its option strings, whether it is an on/off switch), from every
+    `add_argument(...)` call in `module` (`add_argument("-w", "--max-workers", dest="workers",
+    action="store_true")`)."""
+    out: Dict[str, Tuple[Tuple[str, ...], bool]] = {}
+    for node in nodes.iter_expr(module):
+        if node.__class__ is not cst.Call or node.func.__class__ is not cst.Attribute or node.func.attr.value != "add_argument":
+            continue
+        decls = [v for v in (nodes.string_value(a) for a in nodes.positional_args(node)) if v]
+        flags = tuple(d for d in decls if d.startswith("-"))
+        dest = nodes.string_value(nodes.keyword_arg(node, "dest"))
+        if not dest:
+            longest = [d for d in decls if d.startswith("--")] or list(flags) or decls[:1]
+            if not longest:
+                continue
+            dest = longest[0].lstrip("-").replace("-", "_")
+        action = nodes.string_value(nodes.keyword_arg(node, "action")) or ""
+        out[dest] = (flags, action in _SWITCH_ACTIONS or "BooleanOptionalAction" in (nodes.dotted(nodes.keyword_arg(node, "action")) or ""))
+    return out
+
+
+def option_flags(options: Dict[str, Tuple[Tuple[str, ...], bool]], dest: str) -> FrozenSet[str]:
+    """The option strings of namespace field `dest` (its declared flags, else the usual `--dest`)."""
+    declared: Optional[Tuple[Tuple[str, ...], bool]] = options.get(dest)
+    return frozenset(declared[0]) if declared and declared[0] else frozenset({"--" + dest.replace("_", "-")})

@@ -1,0 +1,78 @@
+"""A schema or help text is known by what it is, however it reaches the message (AEM403), and a
+long static text by its words, however it is assembled (AEM401).
+
+A schema: a dict that holds JSON Schema keywords (`properties`, `$schema`, `"type": "object"` with
+`required`) bound to any name (`CREATE_INPUT`, `toolspec`), the same serialized by any dumper
+(`yaml.safe_dump`, `pprint.pformat`, `json.dumps`), and a function's docstring (`tool.__doc__`, its
+help text). A short schema (a few tokens) states what is allowed; a record that only has a `type`
+field is no schema.
+
+A long text: lines joined with a separator (`"\\n".join([...])`), a `textwrap.dedent` block, an
+entry of a module table of texts (`HELP["quota"]`).
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import lint
+
+SCHEMA = ('{"type": "object", "properties": {"name": {"type": "string", "maxLength": 64}, '
+          '"severity": {"enum": ["low", "medium", "high"]}, "tags": {"type": "array", "items": {"type": "string"}}}, '
+          '"required": ["name", "severity"]}')
+HEAD = "import json\nimport pprint\nimport yaml\nfrom fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('rules')\n\n"
+
+
+def _tool(constants: str, statement: str) -> str:
+    return (HEAD + constants + "\n\n@mcp.tool()\ndef add_rule(rule: dict, note: str = '') -> str:\n"
+            "    '''Add a rule. rule: {name, severity, tags}; note: free text.'''\n"
+            "    toolspec = RULE_INPUT\n    if 'name' not in rule:\n        " + statement + "\n    return 'ok'\n")
+
+
+def _rows(code, code_):
+    return [d.location.row for d in lint(code, select=[code_])]
+
+
+@pytest.mark.parametrize("statement", [
+    "raise ToolError(f'Rule is invalid; it must match {RULE_INPUT}')",
+    "raise ToolError(f'Rule is invalid, see {toolspec}')",
+    "raise ToolError('Rule is invalid. Expected: ' + pprint.pformat(RULE_INPUT))",
+    "raise ToolError(f'Rule is invalid. Expected:\\n{yaml.safe_dump(RULE_INPUT)}')",
+    "raise ToolError(f'Missing name; the input must match {json.dumps(RULE_INPUT)}')",
+    "raise ToolError(f'Bad call. Usage:\\n{add_rule.__doc__}')",
+])
+def test_a_schema_or_help_text_is_known_by_what_it_holds(statement):
+    code = _tool("RULE_INPUT = " + SCHEMA, statement)
+    assert _rows(code, "AEM403") == [15]
+
+
+@pytest.mark.parametrize("constants, statement", [
+    # a record with a `type` field, not a schema
+    ("RULE_INPUT = {'type': 'rule', 'name': 'default', 'severity': 'low', 'owner': 'platform-team', 'tags': ['a', 'b'], 'notes': 'seeded at install time'}",
+     "raise ToolError(f'Rule is invalid; the default is {RULE_INPUT}')"),
+    # a short schema says what is allowed
+    ("RULE_INPUT = {'type': 'array', 'items': {'type': 'string'}}", "raise ToolError(f'tags must match {RULE_INPUT}')"),
+    # a dump of data, not of a schema (AEM402's concern, not AEM403's)
+    ("RULE_INPUT = {}", "raise ToolError(f'Rule is invalid: {yaml.safe_dump(rule)}')"),
+])
+def test_data_and_short_schemas_are_no_schema_dump(constants, statement):
+    assert _rows(_tool(constants, statement), "AEM403") == []
+
+
+LINES = [f"Line {i}: every workspace on the free plan may run a limited number of jobs per day, counted in UTC." for i in range(12)]
+
+
+@pytest.mark.parametrize("constant", [
+    "HELP = '\\n'.join([\n" + "".join(f"    {line!r},\n" for line in LINES) + "])\n",
+    "import textwrap\nHELP = textwrap.dedent('''\n" + "".join(f"    {line}\n" for line in LINES) + "''')\n",
+    "TEXTS = {\n    'quota': (\n" + "".join(f"        {line!r}\n" for line in LINES) + "    ),\n    'short': 'Quota reached.',\n}\nHELP = TEXTS['quota']\n",
+])
+def test_a_long_static_text_is_measured_however_it_is_assembled(constant):
+    code = HEAD + constant + "\n\n@mcp.tool()\ndef run_job(name: str) -> str:\n    if name.startswith('-'):\n        raise ToolError(HELP)\n    return ''\n"
+    found = [d for d in lint(code, select=["AEM401"])]
+    assert len(found) == 1 and found[0].message.startswith("the message is about 2") and "tokens (limit 120)" in found[0].message
+
+
+def test_a_short_table_entry_is_not_too_long():
+    code = (HEAD + "TEXTS = {'quota': 'Quota reached; retry after 00:00 UTC.', 'long': '" + " ".join(LINES) + "'}\n\n"
+            "@mcp.tool()\ndef run_job(name: str) -> str:\n    if name.startswith('-'):\n        raise ToolError(TEXTS['quota'])\n    return ''\n")
+    assert _rows(code, "AEM401") == []
