@@ -8,9 +8,13 @@ of another tool in the file.
 """
 from __future__ import annotations
 
+import json
+
 import pytest
+from click.testing import CliRunner
 
 from conftest import lint
+from errlint.cli import main
 
 SERVER = '''from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError
@@ -59,3 +63,41 @@ def test_a_code_span_that_names_no_tool_is_not_a_reference(text):
 def test_a_name_said_as_a_tool_or_close_to_one_is_checked(text, ref):
     found = _aem209(text)
     assert len(found) == 1 and found[0].startswith(f"the message refers to tool `{ref}`, which is not registered")
+
+
+@pytest.mark.parametrize("text", [
+    "Sort by one field; use `created_at` or `updated_at`.",  # values to pass
+    "Use `utf_8` or `latin_1` for encoding.",
+    "Labels are lowercase; use `snake_case` names.",
+    "Write labels in `label_name:value` syntax.",  # a piece of syntax
+])
+def test_use_with_a_value_is_no_tool_reference(text):
+    assert _aem209(text) == []
+
+
+def test_a_low_level_servers_declared_tools_count_toward_the_registry(tmp_project):
+    code = '''import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("notes")
+
+
+@server.list_tools()
+async def list_tools() -> list[types.Tool]:
+    return [
+        types.Tool(name="list_notes", description="List", inputSchema={"type": "object"}),
+        types.Tool(name="read_note", description="Read", inputSchema={"type": "object"}),
+        types.Tool(name="write_note", description="Write", inputSchema={"type": "object"}),
+    ]
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    if "id" not in arguments:
+        raise ValueError("A note id is needed; call new_note_id to make one.")
+    return []
+'''
+    (tmp_project / "server.py").write_text(code)
+    result = CliRunner().invoke(main, ["--select", "AEM209", "--output-format", "json", "server.py"])
+    assert [(d["location"]["row"], d["message"].split(";")[0]) for d in json.loads(result.output)] == [
+        (19, "the message refers to tool `new_note_id`, which is not registered")]

@@ -122,8 +122,13 @@ def test_a_typer_option_is_named_by_its_declared_flag(declaration):
     ("input_data: str, pages: str = ''", "input_data.startswith(('http', '/'))", "'Invalid input: pass a PDF URL or file path.'", []),
     ("columns: list, table: str", "len(columns) <= 10", "'Too many columns; pass at most 10.'", []),
     ("columns: list, table: str", "len(columns) <= 10", "'At most 10 can be read; pass fewer.'", [8]),
-    # a word two inputs share names neither
-    ("start_date: str, end_date: str", "start_date < end_date", "'The date range is empty.'", [8]),
+    # a word two inputs share names neither, unless both failed
+    ("start_date: str, end_date: str", "start_date >= '2020'", "'The date is too early.'", [8]),
+    ("start_date: str, end_date: str", "start_date < end_date", "'The date range is empty.'", []),
+    # a plural of the name, or of a word only it has
+    ("label: str, item_id: str", "label.islower()", "'Labels must be lowercase.'", []),
+    ("repo_url: str, branch: str = 'main'", "repo_url.startswith('https://')", "'Only https URLs are accepted.'", []),
+    ("customer_email: str, order_id: str", "'@' in customer_email", "'That does not look like an email address.'", []),
 ])
 def test_an_input_is_named_by_a_word_only_its_name_has(params, guard, text, rows):
     code = FASTMCP + "@mcp.tool()\ndef tool_a(" + params + ") -> str:\n    if not " + guard + ":\n        raise ToolError(" + text + ")\n    return ''\n"
@@ -135,3 +140,76 @@ def test_a_word_of_the_name_mentioned_otherwise_does_not_name_the_input():
     code = ("import click\n\n@click.command()\n@click.argument('table')\n@click.argument('column_name')\ndef index(table, column_name):\n"
             "    if column_name not in COLUMNS:\n        raise click.ClickException('You must add a geometry column before creating a spatial index')\n")
     assert _aem203(code) == [(8, "the message does not name the input `column_name` that failed the check")]
+
+
+def test_a_field_of_an_input_model_names_it():
+    code = (FASTMCP + "from pydantic import BaseModel\n\nclass OrderIn(BaseModel):\n    sku: str\n    quantity: int\n\n\n"
+            "@mcp.tool()\ndef place_order(order: OrderIn, note: str = '') -> dict:\n    if order.quantity <= 0:\n"
+            "        raise ToolError('quantity must be positive')\n    if order.quantity > 999:\n        raise ToolError('must be at most 999')\n    return {}\n")
+    assert _aem203(code) == [(17, "the message does not name the input `order` that failed the check")]
+
+
+def test_a_relation_of_two_inputs_asks_for_both():
+    code = (FASTMCP + "@mcp.tool()\ndef report(start: int, end: int, tags: str = '') -> list:\n    if end < start:\n"
+            "        raise ToolError('The range is reversed; swap the bounds')\n    return []\n")
+    assert _aem203(code) == [(8, "the message does not name the inputs `start` and `end` that failed the check")]
+
+
+SUBCOMMAND = '''import argparse
+import datetime as dt
+import sys
+
+
+def cmd_fetch(args: argparse.Namespace) -> int:
+    BODY
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers()
+    fetch = sub.add_parser("fetch")
+    fetch.add_argument("--since")
+    fetch.add_argument("infile", metavar="FILE")
+    fetch.set_defaults(func=cmd_fetch)
+    args = parser.parse_args()
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+'''
+
+
+@pytest.mark.parametrize("body, row, name", [
+    ("since = dt.date.fromisoformat(args.since)\n    if since > dt.date.today():\n        sys.exit('error: cannot be in the future')", 9, "--since"),
+    ("if not args.infile.endswith('.csv'):\n        sys.exit('error: only .csv can be read')", 8, "FILE"),  # a positional, by its metavar
+])
+def test_a_sub_command_handler_reads_the_namespace_argparse_passes_it(body, row, name):
+    assert _aem203(SUBCOMMAND.replace("BODY", body)) == [(row, f"the message does not name the input `{name}` that failed the check")]
+
+
+def test_a_positional_named_by_its_metavar_is_named():
+    assert _aem203(SUBCOMMAND.replace("BODY", "if not args.infile.endswith('.csv'):\n        sys.exit('error: FILE must be a .csv file')")) == []
+
+
+@pytest.mark.parametrize("lines, text", [
+    # a regular expression's match of the input
+    ("m = SEMVER.fullmatch(version)\n    if m is None:", "'expected MAJOR.MINOR.PATCH'"),
+    # a value computed from the input, found in a deny list
+    ("ext = version.rsplit('.', 1)[-1].lower()\n    if ext in {'exe', 'bat'}:", "'Executable files are not allowed.'"),
+    # the parsed document of a text parameter named like a container
+    ("payload = json.loads(body)\n    if not isinstance(payload, dict):", "'expected a JSON object at the top level'"),
+])
+def test_other_tests_of_a_value_computed_from_one_input(lines, text):
+    code = (FASTMCP + "import json\nimport re\nSEMVER = re.compile(r'\\d+\\.\\d+\\.\\d+')\n\n@mcp.tool()\n"
+            "def check(version: str = '', body: str = '', channel: str = 'stable') -> str:\n    " + lines + "\n        raise ToolError(" + text + ")\n    return ''\n")
+    assert [r for r, _ in _aem203(code)] == [13]
+
+
+@pytest.mark.parametrize("exc", ["ValueError", "argparse.ArgumentTypeError", "TypeError"])
+def test_argparse_names_the_argument_of_a_type_converter(exc):
+    code = ("import argparse\n\n\ndef auth_arg(arg: str) -> list:\n    items = sorted(set(i.strip() for i in arg.split(',')))\n"
+            "    if any(i not in ('download', 'list') for i in items):\n        raise " + exc + "('Invalid option; valid values are download and list.')\n    return items\n\n\n"
+            "def main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--auth', type=auth_arg)\n    parser.parse_args()\n" + ARGPARSE_MAIN)
+    assert _aem203(code) == []

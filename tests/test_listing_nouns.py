@@ -122,3 +122,26 @@ def test_a_low_level_tool_names_its_listing_tool(tmp_project, read, text, rows):
     result = CliRunner().invoke(main, ["--select", "AEM205", "--output-format", "json", "server.py"])
     assert result.exit_code == (1 if rows else 0), result.output
     assert [(d["location"]["row"], d["code"]) for d in json.loads(result.output)] == rows
+
+
+@pytest.mark.parametrize("lister, param, text", [
+    ("list_users", "username", "f'No such user: {username}'"),  # the noun before a glued `name`
+    ("get_tags", "tag", "f'Unknown tag {tag!r}'"),  # `get_` with a plural lists
+])
+def test_glued_suffixes_and_get_listings(lister, param, text):
+    code = (HEAD + _tool(lister) + f"@mcp.tool()\ndef fetch_one({param}: str, verbose: bool = False) -> dict:\n"
+            f"    if {param} not in STORE:\n        raise ToolError({text})\n    return STORE[{param}]\n")
+    assert _aem205(code) == [(13, "AEM205")]
+
+
+def test_get_with_a_singular_lists_nothing():
+    code = (HEAD + _tool("get_tag") + "@mcp.tool()\ndef fetch_one(tag: str, verbose: bool = False) -> dict:\n"
+            "    if tag not in STORE:\n        raise ToolError(f'Unknown tag {tag!r}')\n    return STORE[tag]\n")
+    assert _aem205(code) == []
+
+
+def test_a_low_level_lookup_keyed_by_an_argument_field_inline(tmp_project):
+    code = LOWLEVEL.replace("        ticket_id = READ\n        if ticket_id not in TICKETS:\n", "        found = TICKETS.get(arguments[\"ticket_id\"])\n        if found is None:\n")
+    (tmp_project / "server.py").write_text(code.replace("TEXT", 'f"Ticket {arguments[\'ticket_id\']} not found"'))
+    result = CliRunner().invoke(main, ["--select", "AEM205", "--output-format", "json", "server.py"])
+    assert [(d["location"]["row"], d["code"]) for d in json.loads(result.output)] == [(21, "AEM205")]

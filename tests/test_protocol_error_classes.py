@@ -80,3 +80,18 @@ def scale(factor: float, image: str) -> str:
 ])
 def test_capability_codes_and_other_classes_are_not_reported(klass, statement):
     assert _aem602(V1.replace("CLASS", klass).replace("RAISE", statement)) == []
+
+
+@pytest.mark.parametrize("klass, statement, rows", [
+    # the code is an `__init__` parameter's default
+    ("class NotSupported(McpError):\n    def __init__(self, what: str, code: int = METHOD_NOT_FOUND):\n"
+     "        super().__init__(ErrorData(code=code, message=f'{what} is not supported'))", 'raise NotSupported("scaling")', []),
+    # the raise passes the code
+    ("class RpcFailure(McpError):\n    def __init__(self, code: int, message: str):\n        super().__init__(ErrorData(code=code, message=message))",
+     'raise RpcFailure(METHOD_NOT_FOUND, "Excel workbooks are not supported.")', []),
+    ("class RpcFailure(McpError):\n    def __init__(self, code: int, message: str):\n        super().__init__(ErrorData(code=code, message=message))",
+     'raise RpcFailure(INVALID_PARAMS, f"factor must be > 0 (got {factor})")', [True]),
+])
+def test_the_code_a_raise_or_a_default_passes_decides(klass, statement, rows):
+    code = V1.replace("CLASS", klass).replace("RAISE", statement)
+    assert [fixless for _, fixless in _aem602(code)] == rows

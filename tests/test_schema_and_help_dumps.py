@@ -76,3 +76,39 @@ def test_a_short_table_entry_is_not_too_long():
     code = (HEAD + "TEXTS = {'quota': 'Quota reached; retry after 00:00 UTC.', 'long': '" + " ".join(LINES) + "'}\n\n"
             "@mcp.tool()\ndef run_job(name: str) -> str:\n    if name.startswith('-'):\n        raise ToolError(TEXTS['quota'])\n    return ''\n")
     assert _rows(code, "AEM401") == []
+
+
+@pytest.mark.parametrize("constant", [
+    # a GeoJSON Feature: `properties` holds data
+    "RULE_INPUT = {'type': 'Feature', 'geometry': {'type': 'Point', 'coordinates': [10.7, 59.9]}, 'properties': {'name': 'Oslo harbour', 'depth_m': 12, 'operator': 'Port of Oslo'}}",
+    # a page record whose `properties` hold typed values
+    "RULE_INPUT = {'object': 'page', 'properties': {'Status': {'type': 'select', 'select': {'name': 'Done'}}, 'Owner': {'type': 'people', 'people': []}}, 'archived': False}",
+    # an instance document that links its schema
+    "RULE_INPUT = {'$schema': 'https://biomejs.dev/schemas/1.9.4/schema.json', 'formatter': {'enabled': True, 'indentStyle': 'space'}, 'linter': {'enabled': True, 'rules': {'recommended': True}}}",
+])
+def test_a_record_is_no_schema(constant):
+    assert _rows(_tool(constant, "raise ToolError(f'Rule is invalid; an example: {RULE_INPUT}')"), "AEM403") == []
+
+
+def test_inspect_getdoc_is_the_help_text():
+    code = _tool("import inspect\nRULE_INPUT = {}", "raise ToolError(f'Bad call. Usage:\\n{inspect.getdoc(add_rule)}')")
+    assert _rows(code, "AEM403") == [16]
+
+
+@pytest.mark.parametrize("constant, message", [
+    ("import os\nHELP = os.linesep.join([\n" + "".join(f"    {line!r},\n" for line in LINES) + "])\n", "HELP"),
+    ("LINES = [\n" + "".join(f"    {line!r},\n" for line in LINES) + "]\n", "'\\n'.join(LINES)"),
+    ("TEXTS = {'quota': '" + " ".join(LINES) + "', 'short': 'x'}\n", "TEXTS.get('quota')"),
+    ("TEXTS = dict(quota='" + " ".join(LINES) + "', short='x')\n", "TEXTS['quota']"),
+    ("TEXTS = {'quota': '" + " ".join(LINES) + "', 'short': 'x'}\nKEY = 'quota'\n", "TEXTS[KEY]"),
+])
+def test_more_ways_to_assemble_a_long_text(constant, message):
+    code = HEAD + constant + "\n\n@mcp.tool()\ndef run_job(name: str) -> str:\n    if name.startswith('-'):\n        raise ToolError(" + message + ")\n    return ''\n"
+    found = lint(code, select=["AEM401"])
+    assert len(found) == 1 and "tokens (limit 120)" in found[0].message
+
+
+def test_a_list_the_code_fills_later_is_not_read_as_written():
+    code = (HEAD + "LINES = ['Quota reached.']\n\n\n@mcp.tool()\ndef run_job(name: str) -> str:\n"
+            + "".join(f"    LINES.append({line!r})\n" for line in LINES) + "    if name.startswith('-'):\n        raise ToolError('\\n'.join(LINES))\n    return ''\n")
+    assert _rows(code, "AEM401") == []

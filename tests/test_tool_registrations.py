@@ -98,3 +98,22 @@ def test_a_low_level_handler_given_as_a_partial_or_a_method_is_the_call_tool_han
 def test_the_registry_scan_reads_the_decorator_called_on_a_function():
     data = b'@mcp.tool(name="a")\ndef f(): pass\nmcp.tool(lookup_user, name="user")\nmcp.tool(lookup_x)\n@mcp.tool(description="x")\ndef h(): pass\n'
     assert scan_tool_names(data) == ["a", "h", "user", "lookup_x"]
+
+
+@pytest.mark.parametrize("registration", [
+    "TOOLS = [lookup_user, lookup_group]\nfor fn in TOOLS:\n    mcp.add_tool(fn)\n",
+    "TABLE = {'user': lookup_user, 'group': lookup_group}\nfor name, fn in TABLE.items():\n    mcp.tool(fn, name=name)\n",
+    'mcp.tool(name="user")(lookup_user)\nmcp.tool()(lookup_group)\n',
+])
+def test_more_registration_shapes(registration):
+    assert [a for _, a, _ in _audiences(HELPERS + registration)] == ["agent", "agent", "exc"]
+
+
+def test_add_tool_on_an_object_that_is_no_server_registers_nothing():
+    code = HELPERS + "class Toolbox:\n    def add_tool(self, fn):\n        pass\n\n\ntoolbox = Toolbox()\ntoolbox.add_tool(lookup_user)\n"
+    assert [a for _, a, _ in _audiences(code)] == ["exc", "exc", "exc"]
+
+
+def test_a_low_level_server_built_in_a_factory_function():
+    code = LOWLEVEL.replace('server = Server("w", on_call_tool=functools.partial(handle, {}))', 'def build():\n    return Server("w", on_call_tool=functools.partial(handle, {}))')
+    assert [(d.location.row, d.code) for d in lint(code, select=["AEM604"])] == [(8, "AEM604"), (21, "AEM604")]

@@ -16,7 +16,7 @@ from ..extract import nodes
 from ..extract.catching import GENERIC_CATCH, catches, class_key, raised_class
 from ..extract.context import GuardFacts, guard_facts
 from ..extract.guards import parse_guard
-from ..extract.input_origins import argparse_options
+from ..extract.input_origins import argparse_options, subcommand_handlers, type_converters
 from ..extract.provenance import Provenance, provenance
 from ..extract.file_facts import FileFacts
 from ..extract.transient import deadline_passed
@@ -66,6 +66,8 @@ class FileContext:
     literal_aliases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # `Literal` aliases across modules
     _guards: Dict[int, GuardFacts] = field(default_factory=dict)
     _argparse: Optional[Dict[str, Tuple[Tuple[str, ...], bool]]] = None
+    _handlers: Optional[frozenset] = None
+    _converters: Optional[frozenset] = None
 
     @property
     def module(self) -> cst.Module:
@@ -87,6 +89,23 @@ class FileContext:
         if self._argparse is None:
             self._argparse = argparse_options(self.facts.module)
         return self._argparse
+
+    def type_converter(self, message: Message) -> bool:
+        """The message's function is an argparse `type=` converter of this module."""
+        if self._converters is None:
+            self._converters = type_converters(self.facts.module)
+        function = message.context.function
+        return function is not None and function.name in self._converters
+
+    def namespace_params(self, message: Message) -> frozenset:
+        """The parameter that holds argparse's namespace when the message's function is a
+        sub-command handler (`set_defaults(func=cmd_fetch)`, `def cmd_fetch(args):`)."""
+        if self._handlers is None:
+            self._handlers = subcommand_handlers(self.facts.module)
+        function = message.context.function
+        if function is None or function.name not in self._handlers or not function.param_names:
+            return frozenset()
+        return frozenset(function.param_names[:1])
 
     def resolve(self, message: Message, name: str) -> Optional[cst.CSTNode]:
         """The single assigned value of `name` where the message is, or None."""

@@ -35,6 +35,18 @@ def is_flag(function, name: str) -> bool:
     return bool(FLAG_NAME.match(name))
 
 
+def is_container(function, name: str) -> bool:
+    """A whole argument container (`args`, `kwargs`, `payload: dict`), not one input; a parameter
+    named like one but declared as text or a number (`body: str`, the raw JSON) is one input."""
+    if name not in CONTAINERS:
+        return False
+    param = function.param(name) if function is not None else None
+    return not (param is not None and SCALAR_ANNOTATION.match(param.annotation or ""))
+
+
+SCALAR_ANNOTATION = re.compile(r"^(?:Optional\[)?(?:str|bytes|int|float|Decimal)\b")
+
+
 def failing_inputs(message: Message, ctx) -> List[str]:
     """The inputs the guard in front of `message` tests, most likely culprit first (see module doc)."""
     return list(failing_input_kinds(message, ctx))
@@ -44,34 +56,40 @@ def failing_input_kinds(message: Message, ctx) -> Dict[str, str]:
     """`failing_inputs` with how the reader knows each: "param" (a parameter of the function), "key"
     (a field of an argument dict, `args["amount"]`) or "option" (a field of argparse's namespace,
     `args.workers`, which the reader sets as `--workers`). A value the guard tests that was computed
-    from one input (`n = int(limit)`, `unit = opts.unit.lower()`) and failed an allowed-values check
-    stands for that input (`extract.input_origins`); one computed from several (`area = width *
-    height`) for none."""
+    from one input by conversions and transforms (`n = int(limit)`, `unit = opts.unit.lower()`,
+    `m = SEMVER.fullmatch(version)`) stands for that input (`extract.input_origins`); one computed
+    from several (`area = width * height`), or a handle made with it (`db = open_db(path)`), for
+    none."""
     function = message.context.function
     if function is None:
         return {}
     facts = ctx.guard(message)
     params = function.param_names
+    namespaces = ctx.namespace_params(message)  # `def cmd_fetch(args):` that argparse calls with its namespace
     ordered = [p for p in params if p in facts.value_subjects] + [p for p in params if p in facts.subjects and p not in facts.value_subjects]
     out: Dict[str, str] = {}
     for name in ordered:
+        if name in namespaces:
+            out.update((kind_name[1], "option") for kind_name in sorted(origins(message.scope, name, facts.attributes, namespaces)) if kind_name[1] not in out)
+            continue
         if name in facts.keys:
             out.update((k, "key") for k in facts.keys[name] if k not in out)
             continue
-        if name in CONTEXT_OBJECTS or name in CONTAINERS or is_flag(function, name):
+        if name in CONTEXT_OBJECTS or is_container(function, name) or is_flag(function, name):
             continue
         out.setdefault(name, "param")
     options = None
-    # only values that failed an allowed-values check (a bound, a set, a format): `db = open_db(path)`
-    # tested for `db["_stats"].exists()` is a handle on the world made with the input, not the input
-    for subject in sorted((facts.value_subjects | set(facts.zero_bounds)) - set(params)):
+    # values that failed a check first (a bound, a set, a format), then any other tested value
+    # (`if m is None` for `m = SEMVER.fullmatch(version)`, `if ext in BLOCKED`)
+    others = sorted((facts.value_subjects | set(facts.zero_bounds)) - set(params)) + sorted(facts.subjects - facts.value_subjects - set(facts.zero_bounds) - set(params))
+    for subject in others:
         if not subject or subject in CONTEXT_OBJECTS:
             continue
-        found = origins(message.scope, subject, facts.attributes)
+        found = origins(message.scope, subject, facts.attributes, namespaces)
         if len(found) != 1:
             continue  # `area = width * height`: which of the two failed?
         kind, name = next(iter(found))
-        if name in out or name in CONTEXT_OBJECTS or name in CONTAINERS:
+        if name in out or name in CONTEXT_OBJECTS or kind == "param" and is_container(function, name):
             continue
         if kind == "option":
             options = ctx.argparse_options() if options is None else options

@@ -21,7 +21,8 @@ from .nouns import is_plural, lists_noun, singular
 from .signals import identifiers
 
 PART_SINKS = CONTENT_SINKS - {"warn"}  # a warning is not a failure: it needs no echo, list or step
-LISTING_TOOL = re.compile(r"^(list|search|find|get_all|lookup|browse|query)_")
+# a tool that lists records: its verb, then (`checks.nouns`) a plural (`get_tags` lists tags; `get_tag` gets one)
+LISTING_TOOL = re.compile(r"^(list|search|find|get_all|get|lookup|browse|query)_")
 NOT_FOUND_TEXT = re.compile(r"\b(not found|unknown|does not exist|doesn't exist|no such|not a valid|is not valid|invalid id|no \w+ (?:with|named|called|matches))\b", re.I)
 VALUE_SOURCE = re.compile(r"\bto see (?:the )?(?:valid|available|allowed|existing|known|supported)\b|\b(?:list|search|find)\w* (?:\w+ )?(?:to|for) (?:see|find|get)\b", re.I)
 EXC_TYPE_NAME = re.compile(r"^(type\(\w+\)\.__(?:qual)?name__|\w+\.__class__\.__(?:qual)?name__)$")
@@ -32,6 +33,13 @@ def input_noun(param: str) -> Tuple[str, ...]:
     "entry")); () for a bare `id`/`key`/`name`, which names no noun."""
     base = re.sub(r"(?:^|_)(?:ids?|keys?|names?|slugs?|uuids?|paths?|refs?)$", "", param.lower())
     return tuple(w for w in base.split("_") if w)
+
+
+def glued_noun(noun: Tuple[str, ...]) -> Tuple[str, ...]:
+    """`username` -> ("user",), `filename` -> ("file",): the noun before an `id`/`name`/`key`
+    written without an underscore (tried only when the whole word names no listed noun)."""
+    last = re.sub(r"(?<=[a-z]{3})(?:ids?|names?|keys?)$", "", noun[-1]) if noun else ""
+    return noun[:-1] + (last,) if last and last != noun[-1] else ()
 
 
 def listing_tools(tools: Iterable[str]) -> list:
@@ -63,7 +71,7 @@ def listing_tools_for(param: str, tools: Iterable[str], function: str = "", pros
 
     noun = input_noun(param) if param else ()
     if noun:  # the input names its noun: an image id is no deck, whatever else the message names
-        return lists(noun)
+        return lists(noun) or lists(glued_noun(noun))
     found = lists(input_noun(function.split("_", 1)[1])) if "_" in function else []
     if found:
         return found

@@ -18,7 +18,7 @@ from ..extract.provenance import REQUEST_OBJECTS, provenance
 from ..fixes import insert_in_fstring
 from ..model import Applicability, Finding, Fix, Message, Template
 from .base import FileContext, Option as RuleOption, complete_templates
-from .nouns import singular
+from .nouns import plurals, singular
 from .inputs import CONTEXT_OBJECTS, failing_input_kinds, failing_inputs, is_flag, reports_missing_input
 from .signals import interpolates, mentions, value_placeholders
 from .part_rule import PART_SINKS, PartRule, _contains
@@ -233,19 +233,21 @@ def _states_bound(template: Template, facts: GuardFacts) -> bool:
     return any(label and interpolates(template, label) for _, _, label in facts.bounds)
 
 
-def _names_param(template: Template, param: str, function, declared: Tuple[str, ...] = ()) -> bool:
+def _names_param(template: Template, param: str, function, declared: Tuple[str, ...] = (), failing: Set[str] = frozenset()) -> bool:
     """The message names `param`, or the CLI flag it is declared as (`--p-name`, `--format` for `fmt`;
     `declared`: an argparse option's own flags)."""
     flags = ("--" + param.replace("_", "-"),) + function.aliases.get(param, ()) + declared
     if mentions(template, param) or any(mentions(template, flag) or mentions(template, flag.lstrip("-")) for flag in flags):
         return True
-    return any(_failing_subject(template.literal, word) for word in _own_words(param, function))
+    return any(_failing_subject(template.literal, form) for word in _own_words(param, function, failing)
+               for form in {word, singular(word)} | plurals(singular(word)))
 
 
 # a noun the failure is said of: "Invalid input", "unknown column", "column types must ...", "the
 # range is empty"; not a noun the text mentions otherwise ("add a geometry column before ...")
-_FAILED_BEFORE = r"\b(?:invalid|unknown|bad|wrong|malformed|unsupported|missing|empty|illegal|unrecognized|unrecognised|too many|too few)\s+(?:\w+\s+)?"
-_FAILED_AFTER = r"(?:\s+\w+)?\s+(?:is|are|was|were|must|should|cannot|can't|needs?|has|have|does|do|did|looks?|contains?|exceeds?)\b"
+_FAILED_BEFORE = (r"\b(?:(?:invalid|unknown|bad|wrong|malformed|unsupported|missing|empty|illegal|unrecognized|unrecognised|too many|too few)\s+(?:\w+\s+)?"
+                  r"|(?:not|n't)(?: look| seem)?(?: like| to be)? (?:a|an|the) (?:valid |proper |well-formed )?)")
+_FAILED_AFTER = r"(?:\s+\w+)?\s+(?:is|are|was|were|must|should|cannot|can't|needs?|has|have|does|do|did|looks?|contains?|exceeds?|not)\b"
 
 
 def _failing_subject(text: str, word: str) -> bool:
@@ -253,14 +255,15 @@ def _failing_subject(text: str, word: str) -> bool:
     return bool(re.search(rf"{_FAILED_BEFORE}{name}\b|\b{name}{_FAILED_AFTER}", text, re.I))
 
 
-def _own_words(param: str, function) -> Set[str]:
+def _own_words(param: str, function, failing: Set[str] = frozenset()) -> Set[str]:
     """The words of `param`'s name (3 letters or more, as the name spells them) that no other
     parameter's name has; `_names_param` counts one when the failure is said of it: "Invalid input"
     names `input_data` beside `pages`; "date" names neither `start_date` nor `end_date`, and "add a
     geometry column first" says nothing failed about `column_name`."""
     def words(name: str) -> Set[str]:
         return {w for w in name.lower().split("_") if len(w) >= 3}
-    others = {singular(w) for p in function.param_names if p != param for w in words(p)} if function is not None else set()
+    # (the other failing inputs share the words they may: "Passwords do not match" names `password` and `confirm_password`)
+    others = {singular(w) for p in function.param_names if p != param and p not in failing for w in words(p)} if function is not None else set()
     return {w for w in words(param) if singular(w) not in others}  # as the name spells it: "statements" is no `statement`
 
 
@@ -347,8 +350,8 @@ class MissingInputName(PartRule):
 
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         function = message.context.function
-        if function is None or named_by_framework(message):
-            return
+        if function is None or named_by_framework(message) or ctx.type_converter(message):
+            return  # (argparse names the argument in front of anything a `type=` converter raises)
         entry = function.role in ("tool", "cli")
         facts = ctx.guard(message)
         found = failing_input_kinds(message, ctx)
@@ -360,11 +363,14 @@ class MissingInputName(PartRule):
         # a switch tested with the input (`if multi and len(columns) > 1`) names the failing combination
         switches = [p for p in function.param_names if p in facts.subjects and p in function.switches]
         def declared(p: str) -> Tuple[str, ...]:
-            return tuple(sorted(option_flags(options, p), key=len)) if found.get(p) == "option" else ()
+            return option_flags(options, p) if found.get(p) == "option" else ()
 
+        failing = set(inputs) | set(switches) | (facts.names & set(function.param_names))  # every input the test reads
         for template in complete_templates(message):
-            if any(_names_param(template, p, function, declared(p)) for p in inputs + switches):
+            if any(_names_param(template, p, function, declared(p), failing) for p in inputs + switches):
                 continue
+            if _names_field(template, inputs, facts):
+                continue  # `order.quantity <= 0` with "quantity must be positive": the field of the input that failed
             if _names_missing_key(template, facts):
                 continue
             if len(function.param_names) == 1 and any(interpolates(template, p) for p in inputs):
@@ -372,10 +378,28 @@ class MissingInputName(PartRule):
             if _shows_value(template, message, inputs, facts):
                 continue  # "Issue 42 not found": the reader matches the value it sent to the input it sent it in
             p = inputs[0]
-            flags = declared(p) or tuple(sorted(function.aliases.get(p, ()), key=len))
-            shown = flags[-1] if flags else p  # the reader of a command types `--out`, not `output`
+            shown = _display_name(p, function, declared(p))
+            tested = [q for q in inputs if q in facts.value_subjects]
+            other = tested[1] if len(tested) == 2 and tested[0] == p else ""
+            if other:  # `end < start`: the relation of two inputs failed, and the message names neither
+                yield self.finding(message, f"the message does not name the inputs `{shown}` and `{_display_name(other, function, declared(other))}` that failed the check",
+                                   f"Name both, e.g. \"{shown} must be ... {_display_name(other, function, declared(other))}\".")
+                return
             yield self.finding(message, f"the message does not name the input `{shown}` that failed the check", f"Start with the input's name, e.g. \"{shown}: ...\" or f\"{shown}={{...!r}} ...\".")
             return
+
+
+def _display_name(p: str, function, declared: Tuple[str, ...]) -> str:
+    """How the reader knows input `p`: a command's option as typed (`--out`), an argparse
+    positional by its metavar or name, a tool's parameter by its name."""
+    flags = declared or tuple(sorted(function.aliases.get(p, ()), key=len, reverse=True))
+    return flags[0] if flags else p
+
+
+def _names_field(template: Template, inputs, facts) -> bool:
+    """The message names the field of a failing input that the guard tested (`order.quantity`)."""
+    fields = {a.split(".", 1)[1] for a in facts.attributes if a.split(".", 1)[0] in inputs}
+    return any(len(f) >= 3 and mentions(template, f) for f in fields)
 
 
 def _shows_value(template: Template, message: Message, inputs, facts) -> bool:

@@ -12,6 +12,7 @@ from ..extract.fixability import is_id_param, tested_params
 from ..extract.provenance import provenance
 from ..fixes import append_edit
 from ..model import Applicability, Finding, Fix, Message
+from ..project_scan import scan_tool_names
 from .base import FileContext, Option as RuleOption, Rule, complete_templates
 from .inputs import failing_inputs, first_failing_input
 from .signals import tool_references
@@ -143,9 +144,27 @@ def _about_input(message: Message, facts, template) -> bool:
 
 # how a message tells the reader to call a tool by name: "call X", "use X", "run X", "try X", "the X
 # tool", "X tool" (with or without backticks around X)
+# ("use `created_at`", "use `utf_8` for encoding" name values to pass: "use" and "try" say tool only
+# with a purpose, "use `list_docs` to browse")
 def _said_as_tool(prose: str, ref: str) -> bool:
     name = re.escape(ref)
-    return bool(re.search(rf"\b(?i:call(?:ing)?|use|using|run|try|invoke|via|with)\s+(?:the\s+)?`?{name}\b|\b{name}`?(?:\(\))?\s+tool\b", prose))
+    span = rf"`?{name}(?:\(\))?`?(?![\w:.=/-])"
+    return bool(re.search(rf"\b(?i:call(?:ing)?|run|invoke)\s+(?:the\s+)?{span}"
+                          rf"|\b(?i:use|using|try|via)\s+(?:the\s+)?{span}\s+(?:to\s+\w+|first|instead|tool)\b"
+                          rf"|\b{span}\s+tool\b", prose))
+
+
+def _in_longer_span(prose: str, ref: str) -> bool:
+    """`ref` is only part of a code span (`label_name:value`, `a_b.c`): a piece of syntax, no name."""
+    name = re.escape(ref)
+    return bool(re.search(rf"`{name}[^`\s(]", prose)) and not re.search(rf"(?<!`){name}(?![\w`])|`{name}(?:\(\))?`", prose)
+
+
+def _server_size(ctx: FileContext) -> int:
+    """How many tools the file's server registers: its decorated and added tools, or the tools a
+    low-level server declares in its `list_tools` handler (`Tool(name=...)`)."""
+    declared = len(set(scan_tool_names(ctx.text.encode("utf-8", "replace")))) if "Tool(" in ctx.text else 0
+    return max(len(ctx.file_tools), declared)
 
 
 def _input_names(message: Message, ctx: FileContext) -> frozenset:
@@ -215,14 +234,13 @@ class UnknownToolReference(Rule):
         registry = ctx.registry
         if not registry:
             return
-        file_tools = ctx.file_tools
         inputs = _input_names(message, ctx)
         for template in message.templates:
             for ref in tool_references(template, strong=True):
-                if ref in registry or ref in inputs:
+                if ref in registry or ref in inputs or _in_longer_span(template.prose, ref):
                     continue  # "`page_size` must be 100 or less": a code span that names an input, not a tool
                 near = difflib.get_close_matches(ref, sorted(registry), n=1, cutoff=0.8)
-                if not near and (len(file_tools) < self.options["min-registry-size"] or not _said_as_tool(template.prose, ref)):
+                if not near and (_server_size(ctx) < self.options["min-registry-size"] or not _said_as_tool(template.prose, ref)):
                     continue  # a bare code span far from every tool name may be a field, a key or a setting
                 hint = f"did you mean `{near[0]}`?" if near else f"registered tools include {', '.join(sorted(registry)[:5])}"
                 yield self.finding(message, f"the message refers to tool `{ref}`, which is not registered; {hint}", f"Replace `{ref}` with a registered tool name" + (f" (`{near[0]}`)." if near else "."))

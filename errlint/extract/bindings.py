@@ -71,16 +71,22 @@ class BindingNotes:
         stack = server_stack(callee)
         if not stack:
             return
-        if stack == "lowlevel":
-            handler = _handler_name(nodes.keyword_arg(value, "on_call_tool"))
-            if handler:
-                self.lowlevel2.add(handler)
-                stack = "lowlevel2"
+        if stack == "lowlevel" and self.note_lowlevel_handler(value):
+            stack = "lowlevel2"
         self.servers[name] = stack
         self.stacks.add(stack)
         mask = nodes.keyword_arg(value, "mask_error_details")
         if nodes.is_true(mask):
             self.mask_error_details = True
+
+    def note_lowlevel_handler(self, value: cst.Call) -> bool:
+        """`Server(..., on_call_tool=handler)` (mcp 2.x): note the function it calls with every tool
+        call; True when there is one."""
+        handler = _handler_name(nodes.keyword_arg(value, "on_call_tool"))
+        if handler:
+            self.lowlevel2.add(handler)
+            self.stacks.add("lowlevel2")
+        return bool(handler)
 
     def _note_attribute(self, target: cst.Attribute, value: cst.CSTNode) -> None:
         """`self.attr = value` in a method: what the attribute can hold, for a method call on it

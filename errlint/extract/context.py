@@ -153,6 +153,9 @@ def _lookup_membership(lookup, facts: GuardFacts, resolve) -> bool:
     subject = ops.subject(key)
     if not subject or isinstance(key, (cst.SimpleString, cst.Integer)):
         return False  # `kwargs.get("value") is None`: a required entry is missing, an emptiness check
+    field, container = _keyed(key)
+    if field and container and field not in facts.keys.get(container, []):
+        facts.keys.setdefault(container, []).append(field)  # `TICKETS.get(arguments["ticket_id"])`: the field looked up
     facts.subjects.add(subject)
     facts.value_subjects.add(subject)
     if collection is None:  # `find_user(user_id) is None`: a record looked up in storage

@@ -8,6 +8,7 @@ part of `Walker` and works on its state.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
@@ -139,18 +140,28 @@ class FactsAssembly:
             todo.extend(self.class_bases.get(name.rsplit(".", 1)[-1], ()))
         return False
 
-    def _protocol_class_code(self, callee: str) -> str:
-        """The JSON-RPC error code a protocol-error class of this module sets for every instance
-        (`super().__init__(ErrorData(code=INVALID_PARAMS, ...))`), or ""."""
+    def _protocol_class_code(self, callee: str, raised: cst.CSTNode) -> str:
+        """The JSON-RPC error code a raise of a protocol-error class of this module carries: one the
+        raise passes (`RpcFailure(METHOD_NOT_FOUND, "...")`), else the one the class sets for every
+        instance (`super().__init__(ErrorData(code=INVALID_PARAMS, ...))`, or an `__init__` parameter's
+        default, `code=METHOD_NOT_FOUND`), else ""."""
+        call = raised.exc if isinstance(raised, cst.Raise) else raised
+        for arg in call.args if isinstance(call, cst.Call) else ():
+            if arg.keyword is None or arg.keyword.value == "code":
+                if JSONRPC_CODE.match(nodes.last_name(arg.value) or self.code(arg.value).replace(" ", "")):
+                    return nodes.last_name(arg.value) or self.code(arg.value)
         last = callee.rsplit(".", 1)[-1]
         codes = set()
         for stmt in self.module.body:
             if isinstance(stmt, cst.ClassDef) and stmt.name.value == last:
+                params = {n.name.value for n in nodes.iter_expr(stmt.body) if isinstance(n, cst.Param)}
                 for node in nodes.iter_expr(stmt.body):
                     if isinstance(node, cst.Call) and nodes.last_name(node.func) in ("ErrorData", "McpError", "MCPError"):
                         code = nodes.call_arg(node, 0, "code")
-                        if code is not None and not isinstance(code, (cst.Call, cst.SimpleString)):
-                            codes.add(self.code(code))
+                        if code is not None and not isinstance(code, (cst.Call, cst.SimpleString)) and nodes.dotted(code) not in params:
+                            codes.add(self.code(code))  # (`code=code`: the parameter's default or the raise decides)
+                    elif isinstance(node, cst.Param) and node.default is not None and JSONRPC_CODE.match(nodes.last_name(node.default) or ""):
+                        codes.add(nodes.last_name(node.default))
         return codes.pop() if len(codes) == 1 else ""
 
     def _messages(self, raw: RawSink) -> List[Message]:
@@ -181,7 +192,7 @@ class FactsAssembly:
         if raw.kind == "raise" and self._derives(raw.callee, _protocol_error_class):
             # `class BadArgument(McpError)`: raising it is a protocol error, whatever its text is built from
             raw.kind = "protocol-error"
-            extra.setdefault("code", self._protocol_class_code(raw.callee))
+            extra.setdefault("code", self._protocol_class_code(raw.callee, raw.node))
             extra["subclass"] = True
         profile = PROFILE_OF_KIND[raw.kind]
         if raw.kind == "raise" and function is not None:
@@ -196,6 +207,11 @@ class FactsAssembly:
         if raw.kind == "log":
             extra.setdefault("level", "error")
         return [Message(raw.kind, raw.callee, profile, tuple(templates), raw.expr, raw.node, raw.context, extra, raw.scope)]
+
+
+# the JSON-RPC error codes the SDKs name (and the numbers they stand for)
+JSONRPC_CODE = re.compile(r"^(?:PARSE_ERROR|INVALID_REQUEST|METHOD_NOT_FOUND|INVALID_PARAMS|INTERNAL_ERROR|CONNECTION_CLOSED|"
+                          r"REQUEST_TIMEOUT|RESOURCE_NOT_FOUND|MISSING_REQUIRED_CLIENT_CAPABILITY|-32\d{3})$")
 
 
 def _protocol_error_class(name: str) -> bool:

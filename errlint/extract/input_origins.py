@@ -18,7 +18,7 @@ call that answers from the world (`db.get(user_id)`): a record is not the value 
 from __future__ import annotations
 
 import re
-from typing import Dict, FrozenSet, Iterable, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -32,9 +32,12 @@ NAMESPACE_CALL = re.compile(r"^(parse_args|parse_known_args|parse_intermixed_arg
 Origins = Set[Tuple[str, str]]  # (kind, name): ("param", "limit"), ("key", "ticket_id") or ("option", "workers")
 
 
-def is_namespace(scope, name: str) -> bool:
+def is_namespace(scope, name: str, namespaces: FrozenSet[str] = frozenset()) -> bool:
     """`name` holds the namespace argparse returns: `args = parser.parse_args()`,
-    `opts, rest = p.parse_known_args(argv)`, `ns = p.parse_known_args()[0]`."""
+    `opts, rest = p.parse_known_args(argv)`, `ns = p.parse_known_args()[0]`, or a parameter the
+    caller says holds one (`namespaces`: a sub-command handler's `args`)."""
+    if name in namespaces:
+        return True
     for binding in scope.lookup(name) if scope is not None else ():
         value = binding.value
         if binding.kind not in ("assign", "other") or value is None:
@@ -46,14 +49,14 @@ def is_namespace(scope, name: str) -> bool:
     return False
 
 
-def origins(scope, name: str, attributes: Iterable[str] = (), limit: int = 40) -> Origins:
+def origins(scope, name: str, attributes: Iterable[str] = (), namespaces: FrozenSet[str] = frozenset(), limit: int = 40) -> Origins:
     """The inputs the value of `name` was computed from (see the module doc). `attributes` are the
     dotted reads the guard makes (`args.workers`): for a namespace tested by itself they say which of
-    its fields failed."""
+    its fields failed. `namespaces`: parameters that hold argparse's namespace."""
     found: Origins = set()
     if scope is None:
         return found
-    if is_namespace(scope, name):
+    if is_namespace(scope, name, namespaces):
         return {("option", a.split(".", 1)[1]) for a in attributes if a.split(".", 1)[0] == name and a.count(".") == 1}
     seen: Set[str] = set()
     todo = [name]
@@ -70,7 +73,7 @@ def origins(scope, name: str, attributes: Iterable[str] = (), limit: int = 40) -
                 if field is not None:  # `arguments.get("ticket_id")` reads the input; `db.get(key)` is the world's answer
                     found.add(("key", field[1]))
                 elif not is_outcome(binding.value):
-                    _reads(binding.value, scope, found, todo)
+                    _reads(binding.value, scope, found, todo, namespaces)
     return found
 
 
@@ -84,7 +87,7 @@ CONVERSIONS = frozenset({
     "fromisoformat", "strptime", "fromtimestamp", "isoparse", "parse", "loads", "safe_load", "literal_eval",
     "urlparse", "urlsplit", "unquote", "unquote_plus", "normpath", "abspath", "realpath", "expanduser", "basename",
     "dirname", "splitext", "b64decode", "urlsafe_b64decode", "fromhex", "ip_address", "ip_network", "timedelta",
-    "Version", "sub", "subn", "normalize",
+    "Version", "sub", "subn", "normalize", "match", "fullmatch", "search", "split", "shlex_split",
 })
 # Methods of a string, path or date that return the value transformed (`raw.split(":")[-1]`)
 VALUE_METHODS = frozenset({
@@ -95,14 +98,14 @@ VALUE_METHODS = frozenset({
 })
 
 
-def _reads(value: cst.CSTNode, scope, found: Origins, todo: list) -> None:
+def _reads(value: cst.CSTNode, scope, found: Origins, todo: list, namespaces: FrozenSet[str] = frozenset()) -> None:
     """The inputs `value` is computed from, through conversions and transforms only (`CONVERSIONS`,
     `VALUE_METHODS`); the names it reads otherwise go on `todo`, to be followed in turn."""
     stack = [value]
     while stack:
         node = stack.pop()
         cls = node.__class__
-        if cls is cst.Attribute and node.value.__class__ is cst.Name and is_namespace(scope, node.value.value):
+        if cls is cst.Attribute and node.value.__class__ is cst.Name and is_namespace(scope, node.value.value, namespaces):
             found.add(("option", node.attr.value))
             continue
         if cls is cst.Subscript or cls is cst.Call:
@@ -115,13 +118,13 @@ def _reads(value: cst.CSTNode, scope, found: Origins, todo: list) -> None:
             name = nodes.last_name(func)
             if func.__class__ is cst.Attribute and name in VALUE_METHODS:
                 stack.append(func.value)  # `raw.split(":")`: the value, transformed
-            elif name in CONVERSIONS:
-                stack.extend(a.value for a in node.args)  # `int(limit)`, `date.fromisoformat(s)`
+            if name in CONVERSIONS:
+                stack.extend(a.value for a in node.args)  # `int(limit)`, `date.fromisoformat(s)`, `SEMVER.fullmatch(v)`, `shlex.split(cmd)`
             continue  # `open_db(path)`, `client.bucket(name)`: a handle made with the input, not the input
         if cls is cst.Lambda:
             continue
         if cls is cst.Name:
-            if not any(b.kind in ("import", "def", "class") for b in scope.lookup(node.value)) and not is_namespace(scope, node.value):
+            if not any(b.kind in ("import", "def", "class") for b in scope.lookup(node.value)) and not is_namespace(scope, node.value, namespaces):
                 todo.append(node.value)
             continue
         stack.extend(nodes.children(node))
@@ -149,27 +152,57 @@ _SWITCH_ACTIONS = frozenset({"store_true", "store_false", "count", "store_const"
 
 
 def argparse_options(module: cst.Module) -> Dict[str, Tuple[Tuple[str, ...], bool]]:
-    """dest -> (its option strings, whether it is an on/off switch), from every
-    `add_argument(...)` call in `module` (`add_argument("-w", "--max-workers", dest="workers",
-    action="store_true")`)."""
+    """dest -> (the names the reader knows it by, in the order to show them; whether it is an on/off
+    switch), from every `add_argument(...)` call in `module`: an option's flags, longest first
+    (`add_argument("-w", "--max-workers", dest="workers", action="store_true")`), a positional's
+    metavar and name (`add_argument("infile", metavar="FILE")`, which usage shows as FILE)."""
     out: Dict[str, Tuple[Tuple[str, ...], bool]] = {}
     for node in nodes.iter_expr(module):
         if node.__class__ is not cst.Call or node.func.__class__ is not cst.Attribute or node.func.attr.value != "add_argument":
             continue
         decls = [v for v in (nodes.string_value(a) for a in nodes.positional_args(node)) if v]
-        flags = tuple(d for d in decls if d.startswith("-"))
+        flags = tuple(sorted((d for d in decls if d.startswith("-")), key=len, reverse=True))
         dest = nodes.string_value(nodes.keyword_arg(node, "dest"))
         if not dest:
             longest = [d for d in decls if d.startswith("--")] or list(flags) or decls[:1]
             if not longest:
                 continue
             dest = longest[0].lstrip("-").replace("-", "_")
-        action = nodes.string_value(nodes.keyword_arg(node, "action")) or ""
-        out[dest] = (flags, action in _SWITCH_ACTIONS or "BooleanOptionalAction" in (nodes.dotted(nodes.keyword_arg(node, "action")) or ""))
+        if not flags:  # a positional: usage shows its metavar, else its name
+            metavar = nodes.string_value(nodes.keyword_arg(node, "metavar"))
+            flags = tuple(dict.fromkeys(n for n in (metavar, decls[0] if decls else dest) if n))
+        action = nodes.keyword_arg(node, "action")
+        switch = (nodes.string_value(action) or "") in _SWITCH_ACTIONS or "BooleanOptionalAction" in (nodes.dotted(action) or "")
+        out[dest] = (flags, switch)
     return out
 
 
-def option_flags(options: Dict[str, Tuple[Tuple[str, ...], bool]], dest: str) -> FrozenSet[str]:
-    """The option strings of namespace field `dest` (its declared flags, else the usual `--dest`)."""
+def option_flags(options: Dict[str, Tuple[Tuple[str, ...], bool]], dest: str) -> Tuple[str, ...]:
+    """The names of namespace field `dest`, the one to show first (its declared flags or metavar,
+    else the usual `--dest`)."""
     declared: Optional[Tuple[Tuple[str, ...], bool]] = options.get(dest)
-    return frozenset(declared[0]) if declared and declared[0] else frozenset({"--" + dest.replace("_", "-")})
+    return declared[0] if declared and declared[0] else ("--" + dest.replace("_", "-"),)
+
+
+def type_converters(module: cst.Module) -> FrozenSet[str]:
+    """The functions argparse calls to convert one argument's text (`add_argument(..., type=auth_arg)`):
+    argparse names the argument in front of whatever they raise ("argument --auth: invalid auth_arg
+    value: 'x'")."""
+    out: List[str] = []
+    for node in nodes.iter_expr(module):
+        if node.__class__ is cst.Call and node.func.__class__ is cst.Attribute and node.func.attr.value == "add_argument":
+            converter = nodes.keyword_arg(node, "type")
+            if converter.__class__ is cst.Name:
+                out.append(converter.value)
+    return frozenset(out)
+
+
+def subcommand_handlers(module: cst.Module) -> FrozenSet[str]:
+    """The functions argparse calls with its namespace: `sub.set_defaults(func=cmd_fetch)`,
+    `handler=`, `command=`."""
+    out: List[str] = []
+    for node in nodes.iter_expr(module):
+        if node.__class__ is cst.Call and node.func.__class__ is cst.Attribute and node.func.attr.value == "set_defaults":
+            out += [a.value.value for a in node.args if a.keyword is not None and a.keyword.value in ("func", "handler", "command", "run")
+                    and a.value.__class__ is cst.Name]
+    return frozenset(out)

@@ -15,6 +15,7 @@ import libcst as cst
 from . import nodes
 from .error_envelopes import PROTOCOL_FIELDS, reply_fields, text_of
 from .receivers import call_target
+from .sinks import server_stack
 
 # wrappers a reply passes through unchanged in meaning: `return json.dumps(helper(...))`
 REPLY_WRAPPERS = frozenset({
@@ -165,6 +166,8 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
     if last in ("add_tool", "from_function") or last == "tool" and call.func.__class__ is cst.Attribute and nodes.dotted(call.func.value) in walker.servers \
             and call.args and call.args[0].keyword is None and call.args[0].value.__class__ is cst.Name:
         fn = nodes.call_arg(call, 0, "fn", "func", "function")
+        if last == "add_tool" and not_a_server(call.func.value if call.func.__class__ is cst.Attribute else None, walker):
+            return out
         for name in registered_functions(fn, walker.scope):  # `mcp.tool(f)`, and `for f in (a, b): mcp.add_tool(f)`
             ref = _ref(cst.Name(name), walker) if name != getattr(fn, "value", None) else _ref(fn, walker)
             if ref:
@@ -194,14 +197,47 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
 
 def registered_functions(fn: Optional[cst.CSTNode], scope) -> List[str]:
     """The names of the functions a registration call's argument stands for: a function's name, or
-    the loop target of `for f in (a, b):` over a literal tuple or list of names."""
+    the loop target of `for f in (a, b):` over a tuple or list of names, written in the loop or bound
+    once to a name (`TOOLS = [a, b]`), or the values of a dict's `.items()`/`.values()` (`for name,
+    f in TABLE.items():`)."""
     if not isinstance(fn, cst.Name):
         return []
     found = scope.lookup(fn.value) if scope is not None else []
     loops = [b.value for b in found if b.kind == "loop"]
-    if loops and len(loops) == len(found) and all(isinstance(v, (cst.Tuple, cst.List)) for v in loops):
-        return [e.value.value for v in loops for e in v.elements if isinstance(e.value, cst.Name)]
-    return [fn.value]
+    if not loops or len(loops) != len(found):
+        return [fn.value]
+    out: List[str] = []
+    for iterable in loops:
+        items = _literal_functions(iterable, scope)
+        if items is None:
+            return []
+        out += items
+    return out
+
+
+def _literal_functions(iterable: cst.CSTNode, scope) -> Optional[List[str]]:
+    """The function names a loop's iterable holds, or None when it is not written out."""
+    if isinstance(iterable, cst.Name):
+        iterable = scope.value(iterable.value)
+    elif isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and iterable.func.attr.value in ("items", "values") \
+            and isinstance(iterable.func.value, cst.Name):
+        table = scope.value(iterable.func.value.value)
+        if isinstance(table, cst.Dict):
+            return [e.value.value for e in table.elements if isinstance(e, cst.DictElement) and isinstance(e.value, cst.Name)]
+        return None
+    if isinstance(iterable, (cst.Tuple, cst.List)):
+        return [e.value.value for e in iterable.elements if isinstance(e.value, cst.Name)]
+    return None
+
+
+def not_a_server(base: Optional[cst.CSTNode], walker) -> bool:
+    """`base` is known to be no MCP server: a name bound to an instance of a class that is not a
+    server (`toolbox = AgentToolbox()`). A server, an imported one, or a receiver errlint cannot
+    see (a parameter, an attribute) may be one."""
+    if not isinstance(base, cst.Name) or base.value in walker.servers:
+        return False
+    value = walker.scope.value(base.value)
+    return isinstance(value, cst.Call) and not server_stack(walker.qualify(value.func))
 
 
 def _ref(node: Optional[cst.CSTNode], walker) -> str:

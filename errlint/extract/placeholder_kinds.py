@@ -375,17 +375,39 @@ class PlaceholderKinds(CallKinds):
 # a schema written in the code is a dump from about 40 tokens on: `{"type": "array", "items": {"type":
 # "string"}}` states what is allowed in a few tokens, a tool's input schema does not
 SCHEMA_DUMP_CHARS = 160
-# the keywords only a JSON Schema has at its top (`type` alone is any record's field)
-SCHEMA_KEYWORDS = frozenset({"$schema", "$defs", "$ref", "properties", "patternProperties", "additionalProperties", "oneOf", "anyOf", "allOf"})
+# the keywords only a JSON Schema has (`properties` and `$schema` are also fields of records: a
+# GeoJSON Feature's `properties`, a config file's `$schema` link to its schema)
+SCHEMA_KEYWORDS = frozenset({"$defs", "$ref", "patternProperties", "additionalProperties", "oneOf", "anyOf", "allOf"})
+JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+SUBSCHEMA_KEYS = frozenset({"type", "$ref", "enum", "items", "properties", "anyOf", "oneOf", "allOf", "const", "format", "pattern"})
 
 
 def schema_shaped(expr: cst.Dict) -> bool:
-    """A dict display that is a JSON Schema by what it holds: a top-level `properties`, `$schema`,
-    `oneOf`, ... keyword, or `"type": "object"`/`"array"` beside `required` or `items`."""
+    """A dict display that is a JSON Schema by what it holds: a keyword only schemas have (`$defs`,
+    `oneOf`, `additionalProperties`, ...), `properties` whose values are all subschemas (dicts with
+    `type` naming a JSON type, `$ref`, `enum`, `items`, ...), or `"type": "object"`/`"array"` beside
+    `required` or `items`. A record with a `type` or `properties` field of data (a GeoJSON Feature, a
+    Notion page) or a `$schema` link is no schema."""
     fields = nodes.dict_fields(expr)
     if SCHEMA_KEYWORDS & fields.keys():
         return True
-    return nodes.string_value(fields.get("type")) in ("object", "array") and bool({"required", "items"} & fields.keys())
+    kind = nodes.string_value(fields.get("type"))
+    if kind is not None and kind not in JSON_TYPES:
+        return False  # `"type": "Feature"`, `"type": "page"`: a record's kind
+    if kind in ("object", "array") and {"required", "items"} & fields.keys():
+        return True
+    properties = fields.get("properties")
+    if not isinstance(properties, cst.Dict) or not properties.elements:
+        return False
+    return all(isinstance(e, cst.DictElement) and isinstance(e.value, cst.Dict) and _subschema(e.value) for e in properties.elements)
+
+
+def _subschema(expr: cst.Dict) -> bool:
+    fields = nodes.dict_fields(expr)
+    if not SUBSCHEMA_KEYS & fields.keys():
+        return False
+    kind = fields.get("type")
+    return kind is None or nodes.string_value(kind) in JSON_TYPES or nodes.literal_values(kind) is not None
 
 
 def _union(a: FrozenSet[str], b: FrozenSet[str]) -> FrozenSet[str]:

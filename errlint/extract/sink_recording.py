@@ -19,7 +19,7 @@ from .bindings import LOGGER_FACTORIES, STDERR_QUALIFIED
 from .call_arguments import may_be_project_call
 from .links import function_refs
 from .receivers import call_target
-from .sinks import ARG_MESSAGE_KEYWORDS, BUILTIN_EXCEPTIONS, LOG_METHODS, NOT_MESSAGES, Spec, classify_callee
+from .sinks import ARG_MESSAGE_KEYWORDS, BUILTIN_EXCEPTIONS, LOG_METHODS, NOT_MESSAGES, Spec, classify_callee, server_stack
 from .statement_shapes import traceback_follows
 
 LOGGER_NAME = re.compile(r"^_*(log|logger|logging|_?lg)$|logger$|_log$", re.I)
@@ -141,8 +141,14 @@ class SinkRecording:
             if expr is not None:
                 self.record("raise", self.class_name, call, expr, constructor=True, judged_at=self.class_name)
             return
+        if kind is cst.Call and func.func.__class__ is cst.Attribute and func.func.attr.value == "tool" \
+                and nodes.dotted(func.func.value) in self.servers and call.args and call.args[0].keyword is None:
+            self.tool_registration(call, "tool", func.func.value, options=func)  # `mcp.tool(name="x")(fn)`
+            return
         if not callee and kind is not cst.Attribute:
             return
+        if callee and "on_call_tool" in {a.keyword.value for a in call.args if a.keyword is not None} and server_stack(callee) == "lowlevel":
+            self.note_lowlevel_handler(call)  # `return Server(..., on_call_tool=handle)` in a factory function
         method = func.attr.value if kind is cst.Attribute else ""
         base = func.value if kind is cst.Attribute else None
         if callee in ("print", "builtins.print", "rich.print"):

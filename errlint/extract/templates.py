@@ -37,6 +37,7 @@ from .string_formats import as_fallback, format_template, join, merge_text, perc
 from .value_names import PROSE_NAME, is_secret_name, relayed_error, snake
 
 NOTHING = Template(())  # what an `if` appends when none of its branches runs
+LINE_SEPARATOR = cst.SimpleString('"\\n"')  # `os.linesep`, as a literal the templates can join with
 
 
 def _dedented(template: Template) -> Template:
@@ -258,13 +259,19 @@ class TemplateBuilder(PlaceholderKinds):
             fallback = self._variants(args[1], depth + 1)
             if any(t.pieces and t.literal.strip() for t in fallback):  # an empty default is not a message
                 return [Template((self.placeholder(call),), (), True)] + fallback
-        if isinstance(func, cst.Attribute) and func.attr.value == "join" and len(call.args) == 1 and isinstance(func.value, cst.SimpleString) \
-                and isinstance(args[0], (cst.List, cst.Tuple)) and args[0].elements and all(isinstance(e, cst.Element) for e in args[0].elements):
-            # `"\n".join(["line one", f"line {n}"])`: the lines with the separator between them
-            operands: List[cst.CSTNode] = []
-            for element in args[0].elements:
-                operands += [func.value, element.value] if operands else [element.value]
-            return self._concat(operands, depth + 1)
+        if isinstance(func, cst.Attribute) and func.attr.value == "join" and len(call.args) == 1:
+            separator = func.value if isinstance(func.value, cst.SimpleString) else LINE_SEPARATOR if self.qualify(func.value) == "os.linesep" else None
+            lines = self._literal_lines(args[0])
+            if separator is not None and lines:
+                # `"\n".join(["line one", f"line {n}"])`, `os.linesep.join(HELP_LINES)`: the lines with the separator between them
+                operands: List[cst.CSTNode] = []
+                for line in lines:
+                    operands += [separator, line] if operands else [line]
+                return self._concat(operands, depth + 1)
+        if isinstance(func, cst.Attribute) and func.attr.value == "get" and len(call.args) == 1 and isinstance(func.value, cst.Name):
+            entry = self._entry(func.value, args[0])
+            if entry is not None:  # `ERRORS.get("too_big")`: the table's text for that key
+                return self._variants(entry, depth + 1)
         if short in ("dedent", "cleandoc") and name in ("textwrap.dedent", "dedent", "inspect.cleandoc", "cleandoc") and len(args) == 1:
             return [_dedented(t) for t in self._variants(args[0], depth + 1)]
         if isinstance(func, cst.Attribute) and func.attr.value in ("strip", "rstrip", "lstrip", "capitalize", "upper", "lower", "title") and not args:
@@ -291,9 +298,31 @@ class TemplateBuilder(PlaceholderKinds):
         "..."}` bound once."""
         if not isinstance(expr.value, cst.Name) or len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
             return None
-        key = nodes.string_value(expr.slice[0].slice.value)
-        table = self.scope.value(expr.value.value) if key is not None else None
-        return nodes.dict_fields(table).get(key) if isinstance(table, cst.Dict) else None
+        return self._entry(expr.value, expr.slice[0].slice.value)
+
+    def _entry(self, table_name: cst.Name, key_node: cst.CSTNode) -> Optional[cst.CSTNode]:
+        """The value a table bound once (`{...}` or `dict(k=...)`) holds under a key written as a
+        literal or a name bound once to one (`key = "quota"; HELP[key]`)."""
+        key = nodes.string_value(key_node)
+        if key is None and isinstance(key_node, cst.Name):
+            key = nodes.string_value(self.scope.value(key_node.value))
+        if key is None or self.scope.mutated(table_name.value):
+            return None
+        table = self.scope.value(table_name.value)
+        if isinstance(table, cst.Dict):
+            return nodes.dict_fields(table).get(key)
+        if isinstance(table, cst.Call) and nodes.dotted(table.func) == "dict":
+            return nodes.keyword_arg(table, key)
+        return None
+
+    def _literal_lines(self, node: cst.CSTNode) -> Optional[List[cst.CSTNode]]:
+        """The items of a list or tuple of texts written out, in the call or bound once to a name the
+        code does not fill later (`HELP_LINES = [...]`)."""
+        if isinstance(node, cst.Name) and not self.scope.mutated(node.value):
+            node = self.scope.value(node.value)
+        if isinstance(node, (cst.List, cst.Tuple)) and node.elements and all(isinstance(e, cst.Element) for e in node.elements):
+            return [e.value for e in node.elements]
+        return None
 
     def _resolve_name(self, expr: cst.Name, depth: int) -> Optional[List[Template]]:
         name = expr.value

@@ -15,7 +15,7 @@ import libcst as cst
 from . import framework_sinks, nodes
 from .error_envelopes import reply_fields, text_of
 from .scope import ReachingScope
-from .links import error_text, flow_callees, registered_functions, reply_candidate
+from .links import error_text, flow_callees, not_a_server, registered_functions, reply_candidate
 
 
 # MCP's own method names (also as a handler's name, `answer_tools_call`), fields and text content
@@ -121,14 +121,15 @@ class ToolReplies:
             self._mcp_text = bool(MCP_WORDS.search(self.module.code))
         return self._mcp_text
 
-    def tool_registration(self, call: cst.Call, method: str, base: Optional[cst.CSTNode]) -> None:
-        """`mcp.add_tool(f)`, `Tool.from_function(f)`, `mcp.tool(f, name="x")`, and each function of
-        a literal tuple a loop registers (`for f in (a, b): mcp.add_tool(f)`)."""
+    def tool_registration(self, call: cst.Call, method: str, base: Optional[cst.CSTNode], options: Optional[cst.Call] = None) -> None:
+        """`mcp.add_tool(f)`, `Tool.from_function(f)`, `mcp.tool(f, name="x")`, `mcp.tool(name="x")(f)`
+        (`options`: the call that holds the keywords), and each function a loop registers (`for f in
+        (a, b): mcp.add_tool(f)`)."""
         fn = nodes.call_arg(call, 0, "fn", "func", "function")
         functions = registered_functions(fn, self.scope)
-        if not functions:
-            return
-        named = nodes.string_value(nodes.keyword_arg(call, "name"))
+        if not functions or method == "add_tool" and not_a_server(base, self):
+            return  # `toolbox.add_tool(f)` on the project's own registry class is no MCP registration
+        named = nodes.string_value(nodes.keyword_arg(options or call, "name"))
         server = nodes.dotted(base) if base is not None else ""
         stack = self.servers.get(server, "")
         if method == "from_function" and not stack:

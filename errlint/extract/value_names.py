@@ -66,7 +66,7 @@ UNBOUNDED_CALLS = {
 UNBOUNDED_METHODS = {"model_dump", "dict", "model_dump_json", "read", "readlines", "json", "to_dict", "as_dict", "asdict", "items", "values", "keys", "read_text", "getvalue", "dump"}
 UNBOUNDED_ATTRS = {"text", "content", "body", "stdout", "stderr", "output", "__dict__", "raw", "data", "payload", "html", "params", "kwargs", "args_dict", "headers"}
 RESPONSE_ROOTS = re.compile(r"^(r|res|resp|response|result|reply|proc|process|completed|cp|run|out|e|err|exc|error|ex|http_response|api_response|req|request)$")
-SCHEMA_METHODS = {"model_json_schema", "schema", "schema_json", "json_schema", "format_help", "get_help", "print_help", "openapi"}
+SCHEMA_METHODS = {"model_json_schema", "schema", "schema_json", "json_schema", "format_help", "get_help", "print_help", "openapi", "getdoc"}
 SCHEMA_ATTRS = {"inputSchema", "input_schema", "outputSchema", "output_schema", "json_schema", "openapi_schema", "args_schema"}
 TRACEBACK_CALLS = {
     "traceback.format_exc", "traceback.format_exception", "traceback.format_tb", "traceback.format_stack",
