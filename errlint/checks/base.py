@@ -223,7 +223,9 @@ def internal_fault(message: Message) -> bool:
     catch-all handler says the failure was unexpected ("Unexpected error in {tool}"), or the error
     carries JSON-RPC's INTERNAL_ERROR (-32603) or HTTP 500."""
     if INTERNAL_FAULT_CODES.match(str(message.extra.get("code", "") or "").replace(" ", "")) or message.extra.get("status") == 500:
-        return True
+        # the code or status the code picked is no evidence when a check of the caller's input leads
+        # here: `INTERNAL_ERROR` for a bad date is AEM602's misuse, and the text still owes its parts
+        return not checks_caller_input(message)
     if any(INTERNAL_FAULT_TEXT.search(t.prose) for t in message.templates):
         return True
     handlers = message.context.handlers
@@ -233,6 +235,23 @@ def internal_fault(message: Message) -> bool:
     # a catch-all around one parse of an input (`date.fromisoformat(date)`), or one answered with a
     # client-error status, is about the reader's value, however it is worded
     return not (isinstance(status, int) and 400 <= status < 500) and parse_guard(message, lambda _: False) is None
+
+
+def checks_caller_input(message: Message) -> bool:
+    """The innermost check in front of the message tests caller input: an `if` on it, or a
+    validating `try` that parses it."""
+    handlers = message.context.handlers
+    if handlers and parse_guard(message, lambda _: False) is not None:
+        return True
+    guards = message.context.guards
+    if handlers:  # in an `except`, a guard around the whole `try` chose the branch; only those inside the handler check
+        guards = guards[:max(0, len(guards) - handlers[0].guard_depth)]
+    for guard in guards:
+        if guard.kind == "fallthrough" or guard.test is None:
+            continue
+        names = {n.value for n in nodes.iter_expr(guard.test) if n.__class__ is cst.Name}
+        return bool(provenance(message).inputs(names))
+    return False
 
 
 def states_unknown_failure(message: Message) -> bool:
