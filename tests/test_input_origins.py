@@ -146,7 +146,7 @@ def test_a_field_of_an_input_model_names_it():
     code = (FASTMCP + "from pydantic import BaseModel\n\nclass OrderIn(BaseModel):\n    sku: str\n    quantity: int\n\n\n"
             "@mcp.tool()\ndef place_order(order: OrderIn, note: str = '') -> dict:\n    if order.quantity <= 0:\n"
             "        raise ToolError('quantity must be positive')\n    if order.quantity > 999:\n        raise ToolError('must be at most 999')\n    return {}\n")
-    assert _aem203(code) == [(17, "the message does not name the input `order` that failed the check")]
+    assert _aem203(code) == [(17, "the message does not name the input `quantity` that failed the check")]
 
 
 def test_a_relation_of_two_inputs_asks_for_both():

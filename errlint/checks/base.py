@@ -238,8 +238,13 @@ def internal_fault(message: Message) -> bool:
 
 
 def checks_caller_input(message: Message) -> bool:
-    """The innermost check in front of the message tests caller input: an `if` on it, or a
-    validating `try` that parses it."""
+    """A reader who sent input reads the message (an agent, a CLI user, an HTTP client; not a
+    library's caller, whose arguments may be the library's own results), and the innermost check in
+    front of it tests that input: an `if` on it, or a validating `try` that parses it."""
+    function = message.context.function
+    in_tool = function is not None and (function.role in ("tool", "lowlevel") or function.reachable_from_tool)
+    if not (message.profile in ("cli", "http") or message.profile == "agent" and in_tool):
+        return False  # (an SDK's `MCPError` in a function no tool is: the sink says agent, the code is the SDK's)
     handlers = message.context.handlers
     if handlers and parse_guard(message, lambda _: False) is not None:
         return True

@@ -44,6 +44,13 @@ def is_container(function, name: str) -> bool:
     return not (param is not None and SCALAR_ANNOTATION.match(param.annotation or ""))
 
 
+def is_model(function, name: str) -> bool:
+    """A parameter declared as a class of fields (a pydantic model, a dataclass): `order: OrderIn`."""
+    param = function.param(name) if function is not None else None
+    return param is not None and bool(MODEL_ANNOTATION.match(param.annotation or ""))
+
+
+MODEL_ANNOTATION = re.compile(r"^(?:Optional\[)?_?[A-Z][A-Za-z0-9]*(?:Model|Input|Params|Args|Arguments|Request|Options|In|Body|Query|Payload|Config|Spec)\]?$")
 SCALAR_ANNOTATION = re.compile(r"^(?:Optional\[)?(?:str|bytes|int|float|Decimal)\b")
 
 
@@ -75,7 +82,11 @@ def failing_input_kinds(message: Message, ctx) -> Dict[str, str]:
         if name in facts.keys:
             out.update((k, "key") for k in facts.keys[name] if k not in out)
             continue
-        if name in CONTEXT_OBJECTS or is_container(function, name) or is_flag(function, name):
+        if name in CONTEXT_OBJECTS or is_flag(function, name):
+            continue
+        if is_container(function, name) or is_model(function, name):
+            # `params.limit` of a pydantic model or an arguments object: the field is the input
+            out.update((a.split(".", 1)[1], "key") for a in sorted(facts.attributes) if a.split(".", 1)[0] == name and a.split(".", 1)[1] not in out)
             continue
         out.setdefault(name, "param")
     options = None

@@ -69,3 +69,23 @@ def lists_noun(plural_word: str, word: str) -> bool:
     if not is_plural(plural_word):
         return False
     return plural_word in plurals(word) or singular(plural_word) == singular(word)
+
+
+# words programmers shorten in names, and what a message writes for them (`dest_path` is named by
+# "destination", `src_addr` by "source address")
+ABBREVIATIONS = {
+    "dest": ("destination",), "dst": ("destination",), "src": ("source",), "msg": ("message",), "addr": ("address",),
+    "dir": ("directory", "folder"), "out": ("output",), "num": ("number",), "cfg": ("config", "configuration"),
+    "conf": ("config", "configuration"), "db": ("database",), "repo": ("repository",), "img": ("image",),
+    "doc": ("document",), "env": ("environment",), "pwd": ("password",), "passwd": ("password",),
+    "usr": ("user",), "idx": ("index",), "len": ("length",), "max": ("maximum",), "min": ("minimum",),
+    "tmp": ("temporary",), "temp": ("temperature", "temporary"), "desc": ("description",), "qty": ("quantity",),
+    "amt": ("amount",), "ts": ("timestamp",), "tz": ("timezone", "time zone"), "lang": ("language",), "org": ("organization",),
+    "pkg": ("package",), "proj": ("project",), "ver": ("version",), "attr": ("attribute",), "col": ("column",),
+    "tbl": ("table",), "req": ("request",), "resp": ("response",), "auth": ("authentication", "authorization"),
+}
+
+
+def spelled_out(word: str) -> tuple:
+    """The words a message writes for the abbreviation `word` (`dest` -> destination), or ()."""
+    return ABBREVIATIONS.get(word, ())

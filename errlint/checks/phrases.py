@@ -137,7 +137,10 @@ class PhraseRule(ErrorReplyRule):
         head = re.search(r"(?:,\s*|\s)(?:or|and)\s*$|,\s*$", prose[clause_start:start])
         if head is not None:  # "..., or ask X": the part before the "or" is its own clause
             rest = prose[:clause_start + head.start()] + ". " + rest
-        return signals(ctx).next_step(template, ctx.registry, rest, action=True) is not None
+        after = re.search(r"[,;:]\s*(?:(?:but|instead|rather)\s*,?\s*)?", prose[end:tail.start() if tail else len(prose)])
+        if after is not None:  # "do not retry this card, ask the customer for another one": the clause after it
+            rest = prose[end + after.end():tail.start() if tail else len(prose)] + ". " + rest
+        return signals(ctx).next_step(template, ctx.registry, rest.strip(), action=True) is not None
 
     def _specific_after(self, prose: str, start: int) -> bool:
         end = SENTENCE_END.search(prose, start)

@@ -18,7 +18,7 @@ from ..extract.provenance import REQUEST_OBJECTS, provenance
 from ..fixes import insert_in_fstring
 from ..model import Applicability, Finding, Fix, Message, Template
 from .base import FileContext, Option as RuleOption, complete_templates
-from .nouns import plurals, singular
+from .nouns import plurals, singular, spelled_out
 from .inputs import CONTEXT_OBJECTS, failing_input_kinds, failing_inputs, is_flag, reports_missing_input
 from .signals import interpolates, mentions, value_placeholders
 from .part_rule import PART_SINKS, PartRule, _contains
@@ -239,15 +239,19 @@ def _names_param(template: Template, param: str, function, declared: Tuple[str, 
     flags = ("--" + param.replace("_", "-"),) + function.aliases.get(param, ()) + declared
     if mentions(template, param) or any(mentions(template, flag) or mentions(template, flag.lstrip("-")) for flag in flags):
         return True
-    return any(_failing_subject(template.literal, form) for word in _own_words(param, function, failing)
-               for form in {word, singular(word)} | plurals(singular(word)))
+    words = _own_words(param, function, failing)
+    words |= {full for word in words for full in spelled_out(word)}  # `dest_path` named "destination"
+    return any(_failing_subject(template.literal, form) for word in words for form in {word, singular(word)} | plurals(singular(word)))
 
 
 # a noun the failure is said of: "Invalid input", "unknown column", "column types must ...", "the
 # range is empty"; not a noun the text mentions otherwise ("add a geometry column before ...")
-_FAILED_BEFORE = (r"\b(?:(?:invalid|unknown|bad|wrong|malformed|unsupported|missing|empty|illegal|unrecognized|unrecognised|too many|too few)\s+(?:\w+\s+)?"
-                  r"|(?:not|n't)(?: look| seem)?(?: like| to be)? (?:a|an|the) (?:valid |proper |well-formed )?)")
-_FAILED_AFTER = r"(?:\s+\w+)?\s+(?:is|are|was|were|must|should|cannot|can't|needs?|has|have|does|do|did|looks?|contains?|exceeds?|not)\b"
+# ("Retired vehicle", "Vehicle retired": a state said of the noun in a headline's few words; "needs two
+# listings": what the input must hold)
+_FAILED_BEFORE = (r"\b(?:(?:invalid|unknown|bad|wrong|malformed|unsupported|missing|empty|illegal|unrecognized|unrecognised|too many|too few|\w+ed)\s+(?:\w+\s+)?"
+                  r"|(?:not|n't)(?: look| seem)?(?: like| to be)? (?:a|an|the) (?:valid |proper |well-formed )?"
+                  r"|(?:needs?|requires?|expects?|takes?|accepts?)\s+(?:\w+\s+){0,2})")
+_FAILED_AFTER = r"(?:\s+\w+)?\s+(?:is|are|was|were|must|should|cannot|can't|needs?|has|have|does|do|did|looks?|contains?|exceeds?|not|\w+ed)\b"
 
 
 def _failing_subject(text: str, word: str) -> bool:
@@ -352,11 +356,12 @@ class MissingInputName(PartRule):
         function = message.context.function
         if function is None or named_by_framework(message) or ctx.type_converter(message):
             return  # (argparse names the argument in front of anything a `type=` converter raises)
-        entry = function.role in ("tool", "cli")
+        entry = function.role in ("tool", "cli", "lowlevel")
         facts = ctx.guard(message)
         found = failing_input_kinds(message, ctx)
-        # a parameter of the tool or command itself, or an argparse option wherever its namespace is read
-        inputs = [n for n, kind in found.items() if kind == "option" or entry and kind == "param" and n in function.param_names]
+        # a parameter of the tool or command itself, a field of its arguments (`arguments["issue_id"]`,
+        # `params.limit` of a model), or an argparse option wherever its namespace is read
+        inputs = [n for n, kind in found.items() if kind == "option" or entry and (kind == "key" or kind == "param" and n in function.param_names)]
         if not inputs:
             return  # only flags, context objects, whole argument containers or a helper's parameters were tested
         options = ctx.argparse_options() if "option" in found.values() else {}
@@ -406,10 +411,21 @@ def _shows_value(template: Template, message: Message, inputs, facts) -> bool:
     """The message shows the value of a failing input as sent (`{issue_id}`, `{limit!r}`, or the
     value the guard tested when it was computed from the input, `{n}` for `n = int(limit)`), not a
     measure of it (`len(x)`)."""
-    exprs = {h.expr.replace(" ", "") for h in template.placeholders}
+    exprs = {_shown(h.expr.replace(" ", "")) for h in template.placeholders}
     tested = set(facts.value_subjects | facts.subjects)
     for name in inputs:
         derived = {s for s in tested if ("param", name) in origins(message.scope, s) or ("option", name) in origins(message.scope, s, facts.attributes)}
         if exprs & ({name} | derived | {f"{s}.{name}" for s in tested}):
             return True
+        pinned = [v for s, v in facts.equalities if s in {name} | derived and v]
+        if any(_contains(template, v) for v in pinned):
+            return True  # `if fmt == "parquet":` and "parquet export needs pyarrow": the value the reader sent
     return False
+
+
+def _shown(expr: str) -> str:
+    """The value a placeholder shows, without the bounding that keeps it short (`title[:40]`,
+    `str(x)`, `repr(x)`): a slice of the value still shows the value."""
+    inner = re.match(r"^(?:str|repr)\((.*)\)$", expr)
+    expr = inner.group(1) if inner else expr
+    return re.sub(r"\[-?\d*:-?\d*\]$", "", expr)

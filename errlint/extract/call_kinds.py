@@ -34,6 +34,7 @@ from ..model import (
 from . import nodes
 from .credential_evidence import keyed_secret
 from .value_names import (
+    SECRET_ALLOW,
     HOME_CALLS,
     MASKING,
     RESPONSE_ROOTS,
@@ -164,7 +165,7 @@ class CallKinds:
                     # ConfigParser.get(section, option): the option names the value; a section named
                     # for a secret (`get("credentials", "openai")`) holds secrets unless the option
                     # says what else it is (`get("auth", "type")`)
-                    if not (key and is_secret_name(key)) or not is_secret_name("secret_" + option):
+                    if not (key and is_secret_name(key)) or SECRET_ALLOW.search("secret_" + option):
                         key = option
                 if base & {ENV_DUMP} and key:
                     if secret_env_var(key):

@@ -225,6 +225,8 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
                 facts.subjects.add(nodes.root_name(inner.func))
             else:
                 stack.append((inner, not neg, weak))
+        elif isinstance(node, cst.Await):
+            stack.append((node.expression, neg, weak))  # `if not await db.ping():` tests what the call answers
         elif isinstance(node, cst.Comparison):
             _comparison(node, facts, resolve, neg, weak)
         elif isinstance(node, cst.Call):

@@ -41,6 +41,9 @@ def subject(node: cst.CSTNode) -> str:
     `len(unit)`). A read of a request object is its own subject (`request.content_type`,
     `request.headers.get("Content-Type")`): the request is a context object, the field is the
     value the client sent."""
+    state = _server_state(node)
+    if state:
+        return state  # `request.app.state.redis.ping()`: the server's object, not the request's
     if isinstance(node, cst.Call):
         if nodes.last_name(node.func) in ("len", "str", "int", "float", "type", "lower", "upper", "strip") and node.args:
             if nodes.last_name(node.func) in ("len", "str", "int", "float", "type"):
@@ -49,6 +52,17 @@ def subject(node: cst.CSTNode) -> str:
             return request_read(inner) or nodes.root_name(node.func)
         return request_read(node) or nodes.root_name(node.func)
     return request_read(node) or nodes.root_name(node)
+
+
+def _server_state(node: cst.CSTNode) -> str:
+    """"request.app" for a read through a request's server side (`request.app["db"]`,
+    `request.app.state.redis.ping()`), else ""."""
+    while node.__class__ in (cst.Call, cst.Subscript, cst.Attribute, cst.Await):
+        if node.__class__ is cst.Attribute and node.value.__class__ is cst.Name and node.value.value in ("request", "req") \
+                and node.attr.value in ("app", "state"):
+            return f"{node.value.value}.{node.attr.value}"
+        node = node.func if node.__class__ is cst.Call else node.expression if node.__class__ is cst.Await else node.value
+    return ""
 
 
 REQUEST_NAMES = frozenset(o for o in REQUEST_OBJECTS if "." not in o)  # `request`, `req`; `self.request` below

@@ -94,7 +94,7 @@ VALUE_METHODS = frozenset({
     "strip", "lstrip", "rstrip", "lower", "upper", "casefold", "title", "capitalize", "swapcase", "split", "rsplit",
     "splitlines", "partition", "rpartition", "replace", "removeprefix", "removesuffix", "encode", "decode", "zfill",
     "ljust", "rjust", "center", "expandtabs", "translate", "resolve", "absolute", "expanduser", "with_suffix",
-    "with_name", "as_posix", "isoformat", "date", "time", "timestamp", "astimezone",
+    "with_name", "as_posix", "isoformat", "date", "time", "timestamp", "astimezone", "group", "groups", "groupdict",
 })
 
 

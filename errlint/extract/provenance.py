@@ -42,6 +42,10 @@ REQUEST_FIELDS = frozenset({
     "rel_url", "url", "path", "content", "text", "stream", "get_json", "post", "media",
 })
 REQUEST_OBJECTS = frozenset({"request", "req", "flask.request", "self.request", "bottle.request"})
+# what a request object carries from the server, not the client: the application and its state
+SERVER_STATE = re.compile(r"^(?:self\.)?(?:request|req)\.(?:app|state|config_dict)\b")
+# a parameter the framework fills from the server (FastAPI's dependencies): no client input
+INJECTED = re.compile(r"\b(?:Depends|Security|Inject|Provide)\(")
 # The fields among those that hold a value the client chose, worth showing back (a query argument, a
 # header, a path part, the media type); not the body or stream as a whole (`request.stream` of an
 # HTTP client's own request is no input to echo). Read by `guard_operands.request_read`.
@@ -93,7 +97,8 @@ class Provenance:
     def inputs(self, names: Iterable[str]) -> Set[str]:
         """The subset of `names` (dotted names are judged by their root, and a read of a request
         field such as `self.request.query_params.get("f")` by what it reads) that are caller input."""
-        return {n for n in names if n and (self.is_input_name(n.split(".", 1)[0]) or _request_read(_LEADING_DOTTED.match(n).group()))}
+        return {n for n in names if n and not SERVER_STATE.match(n)
+                and (self.is_input_name(n.split(".", 1)[0]) or _request_read(_LEADING_DOTTED.match(n).group()))}
 
     def ancestors(self, names: Iterable[str]) -> Set[str]:
         """Names the values of `names` were computed from, transitively (`raw` for `unit =
@@ -133,6 +138,8 @@ class Provenance:
         kind = binding.kind
         if kind == "param":
             internal = self.internal is True or self.internal and name in self.internal
+            if binding.param is not None and INJECTED.search(binding.param.default + " " + binding.param.annotation):
+                return False  # `db: Session = Depends(get_db)`: the server injects it, the client sends nothing
             return name not in ("self", "cls") and not internal
         if kind == "import":
             return bool(SOURCE_ATTRS.match(binding.qualified or "")) and (self.environment or "environ" not in binding.qualified)
@@ -156,6 +163,8 @@ class Provenance:
             dotted = nodes.dotted(node)
             if dotted and (SOURCE_ATTRS.match(dotted) or _request_read(dotted)):
                 return self.environment or "environ" not in dotted
+            if dotted and SERVER_STATE.search(dotted):
+                return False  # `request.app["db"]`, `request.app.state.redis`: the server's own objects
             return self.is_input(node.value, depth)  # `args.unit`, `self.path` of an input receiver
         if cls is cst.Subscript:
             if self.is_input(node.value, depth):

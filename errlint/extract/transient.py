@@ -131,7 +131,25 @@ def is_transient(message: Message, statuses: Set[int]) -> bool:
             return True
     if statuses & TRANSIENT_STATUSES:
         return True
-    return deadline_passed(message)
+    return deadline_passed(message) or handles_transient(message.context.function)
+
+
+# decorators that register a function as the handler of an exception class (FastAPI/Starlette,
+# Flask, aiohttp middlewares by class); its replies answer that failure
+EXCEPTION_HANDLER_DECORATORS = frozenset({"exception_handler", "errorhandler", "app_errorhandler", "register_error_handler"})
+
+
+def handles_transient(function) -> bool:
+    """The function is registered as the handler of transient failures only
+    (`@app.exception_handler(httpx.ConnectError)`, `@app.errorhandler(requests.Timeout)`)."""
+    node = getattr(function, "node", None) if function is not None else None
+    for deco in getattr(node, "decorators", ()):
+        call = deco.decorator
+        if call.__class__ is cst.Call and nodes.last_name(call.func) in EXCEPTION_HANDLER_DECORATORS and call.args:
+            types = [nodes.dotted(a.value) for a in call.args if a.keyword is None]
+            if types and all(t and TRANSIENT_TYPES.search(t.rsplit(".", 1)[-1]) for t in types):
+                return True
+    return False
 
 
 def retry_loop(stmt: cst.CSTNode) -> bool:

@@ -76,7 +76,7 @@ TRACEBACK_CALLS = {
 # resolved user-given path (`Path(p).resolve()`) is not: it is the value the caller sent.
 HOME_CALLS = {"os.path.expanduser", "os.getcwd", "os.getcwdb", "pathlib.Path.home", "pathlib.Path.cwd", "Path.home", "Path.cwd"}
 ENV_NAMES = {"os.environ", "os.environ.copy", "environ", "os.environ.items"}
-HEADER_ATTRS = {"headers"}
+HEADER_ATTRS = {"headers", "META", "COOKIES", "cookies"}  # every header, cookie (a session id) and, in Django, the WSGI environment
 VALIDATION_TYPES = ("ValidationError", "ValidationErrors", "SchemaError", "JSONSchemaValidationError")
 HTTP_ERROR_TYPES = (
     "requests.HTTPError", "requests.exceptions.HTTPError", "requests.RequestException",
@@ -101,6 +101,11 @@ def snake(name: str) -> str:
 
 # a trailing word that says which version of a value it is, not what the value is: `auth_delay_old`
 # is a delay
+# words after a secret's name that still name the secret, in some form (`token_value`, `password_hash`
+# is the stored form, still not for a message; `secret_key`, `api_key_str`)
+SECRET_FORM_WORDS = frozenset({"value", "val", "str", "string", "text", "raw", "plain", "plaintext", "b64", "base64", "hex",
+                               "bytes", "data", "key", "keys", "hash", "hashed", "digest", "encoded", "decoded", "enc",
+                               "encrypted", "json", "blob", "material", "pair", "secret", "token", "pem", "der", "jwk"})
 VERSION_WORD = re.compile(r"(_(old|new|prev|previous|current|last|orig|original|before|after))+$")
 # a word for a condition: a class's upper-case constant with one names a failure about a secret
 # (`ErrorCode.LOGIN_BAD_CREDENTIALS`, `Reason.TOKEN_EXPIRED`), not a secret (`names_a_condition`)
@@ -114,7 +119,14 @@ def is_secret_name(name: str) -> bool:
     low = snake(name).replace("-", "_")
     if not SECRET_NAME.search(low):
         return False
-    return not SECRET_ALLOW.search(low) and not SECRET_ALLOW.search(VERSION_WORD.sub("", low))
+    if SECRET_ALLOW.search(low) or SECRET_ALLOW.search(VERSION_WORD.sub("", low)):
+        return False
+    # the words after the last secret word say what the value is: none, or a form of the secret itself
+    # (`api_key_value`, `token_b64`); anything else is something about it (`password_policy`,
+    # `secret_arn`, `password_changed_at`, `token_rule`)
+    last = list(SECRET_NAME.finditer(VERSION_WORD.sub("", low)))[-1]
+    rest = [w for w in VERSION_WORD.sub("", low)[last.end():].split("_") if w]
+    return all(w in SECRET_FORM_WORDS for w in rest)
 
 
 # Words that are as often something else as a credential: a lexer's or tokenizer's `token`
