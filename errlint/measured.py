@@ -7,14 +7,14 @@ until it earns its place), `under review` (too few agreed verdicts yet) or `unme
 has earned its place for some audiences (the same measure on the findings for that reader) is on
 by default for them: `audiences`.
 """
-CORPUS = {"packages": 53, "findings": 610}
+CORPUS = {"packages": 53, "findings": 612}
 
 MEASURED = {
     'AEM001': {"findings": 0, "judged": 0, "agreed": 0, "tp": 0, "precision": None, "low": 0.000, "high": 1.000, "status": 'unmeasured'},
     'AEM101': {"findings": 32, "judged": 22, "agreed": 22, "tp": 9, "precision": 0.409, "low": 0.233, "high": 0.613, "status": 'below bar'},
     'AEM102': {"findings": 2, "judged": 2, "agreed": 2, "tp": 1, "precision": 0.500, "low": 0.095, "high": 0.905, "status": 'unmeasured'},
     'AEM103': {"findings": 11, "judged": 11, "agreed": 5, "tp": 5, "precision": 1.000, "low": 0.566, "high": 1.000, "status": 'earned'},
-    'AEM201': {"findings": 167, "judged": 55, "agreed": 50, "tp": 15, "precision": 0.300, "low": 0.191, "high": 0.438, "status": 'below bar'},
+    'AEM201': {"findings": 169, "judged": 57, "agreed": 51, "tp": 16, "precision": 0.314, "low": 0.203, "high": 0.450, "status": 'below bar'},
     'AEM202': {"findings": 71, "judged": 39, "agreed": 36, "tp": 11, "precision": 0.306, "low": 0.180, "high": 0.469, "status": 'below bar'},
     'AEM203': {"findings": 1, "judged": 1, "agreed": 1, "tp": 1, "precision": 1.000, "low": 0.207, "high": 1.000, "status": 'unmeasured'},
     'AEM204': {"findings": 50, "judged": 25, "agreed": 24, "tp": 10, "precision": 0.417, "low": 0.245, "high": 0.612, "status": 'below bar'},

@@ -356,7 +356,9 @@ class MissingInputName(PartRule):
         function = message.context.function
         if function is None or named_by_framework(message) or ctx.type_converter(message):
             return  # (argparse names the argument in front of anything a `type=` converter raises)
-        entry = function.role in ("tool", "cli", "lowlevel")
+        # (not a low-level `call_tool` handler: which arguments the called tool takes, and so whether
+        # naming one tells the reader anything, is in its inputSchema, which errlint does not read)
+        entry = function.role in ("tool", "cli")
         facts = ctx.guard(message)
         found = failing_input_kinds(message, ctx)
         # a parameter of the tool or command itself, a field of its arguments (`arguments["issue_id"]`,
