@@ -213,3 +213,9 @@ def test_argparse_names_the_argument_of_a_type_converter(exc):
             "    if any(i not in ('download', 'list') for i in items):\n        raise " + exc + "('Invalid option; valid values are download and list.')\n    return items\n\n\n"
             "def main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--auth', type=auth_arg)\n    parser.parse_args()\n" + ARGPARSE_MAIN)
     assert _aem203(code) == []
+
+
+def test_a_failure_said_of_an_abbreviated_input():
+    code = (FASTMCP + "import os\n\n@mcp.tool()\ndef copy_file(src_path: str, dest_path: str, overwrite: bool = False) -> str:\n"
+            "    if os.path.exists(dest_path) and not overwrite:\n        raise ToolError('Destination already exists; pass overwrite=true.')\n    return ''\n")
+    assert _aem203(code) == []

@@ -145,3 +145,16 @@ def test_a_low_level_lookup_keyed_by_an_argument_field_inline(tmp_project):
     (tmp_project / "server.py").write_text(code.replace("TEXT", 'f"Ticket {arguments[\'ticket_id\']} not found"'))
     result = CliRunner().invoke(main, ["--select", "AEM205", "--output-format", "json", "server.py"])
     assert [(d["location"]["row"], d["code"]) for d in json.loads(result.output)] == [(21, "AEM205")]
+
+
+@pytest.mark.parametrize("guard, text, rows", [
+    # the user exists: a relation or state of it failed, a listing of users is no way out
+    ("if OWNERS.get(workspace_id) == user_id:", "f'User {user_id} owns workspace {workspace_id}; transfer ownership first'", []),
+    ("if user_id in SUSPENDED:", "f'User {user_id} is suspended'", []),
+    # looked up and missing: name the listing tool
+    ("if user_id not in STORE:", "f'User {user_id} is not known here'", [13]),
+])
+def test_a_state_check_on_an_existing_value_is_no_lookup(guard, text, rows):
+    code = (HEAD + "OWNERS = {}\nSUSPENDED = set()\n" + _tool("list_users") + "@mcp.tool()\ndef remove_user(user_id: str, workspace_id: str) -> str:\n"
+            f"    {guard}\n        raise ToolError({text})\n    return 'ok'\n")
+    assert [r - 2 for r, _ in _aem205(code)] == rows

@@ -251,7 +251,7 @@ def _names_param(template: Template, param: str, function, declared: Tuple[str, 
 _FAILED_BEFORE = (r"\b(?:(?:invalid|unknown|bad|wrong|malformed|unsupported|missing|empty|illegal|unrecognized|unrecognised|too many|too few|\w+ed)\s+(?:\w+\s+)?"
                   r"|(?:not|n't)(?: look| seem)?(?: like| to be)? (?:a|an|the) (?:valid |proper |well-formed )?"
                   r"|(?:needs?|requires?|expects?|takes?|accepts?)\s+(?:\w+\s+){0,2})")
-_FAILED_AFTER = r"(?:\s+\w+)?\s+(?:is|are|was|were|must|should|cannot|can't|needs?|has|have|does|do|did|looks?|contains?|exceeds?|not|\w+ed)\b"
+_FAILED_AFTER = r"(?:\s+\w+)?\s+(?:is|are|was|were|must|should|cannot|can't|needs?|has|have|does|do|did|looks?|contains?|exceeds?|not|already|\w+ed)\b"
 
 
 def _failing_subject(text: str, word: str) -> bool:

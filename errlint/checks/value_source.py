@@ -89,6 +89,8 @@ class MissingValueSource(PartRule):
                 continue
             if _conflict(facts, template):
                 continue  # "Project 'x' already exists": the value is taken; a list of the taken ones is no way out
+            if not NOT_FOUND_TEXT.search(template.prose) and not _looked_up(facts, id_params):
+                continue  # `if workspace.owner == user_id`: the user exists; a state or relation check failed
             if not id_params and not _about_input(message, facts, template):
                 continue  # "Downloaded file is not a valid PDF": the world's answer, no value the reader can pick
             if facts.bounds or facts.patterns and not NOT_FOUND_TEXT.search(template.prose):
@@ -118,6 +120,15 @@ class MissingValueSource(PartRule):
 
 # the value is rejected because it is present: a name taken, an id used twice
 ALREADY_TEXT = re.compile(r"\balready (?:exists?|taken|in use|used|registered|defined|present|added|been)\b|\bduplicate\b|\bconflicts? with\b", re.I)
+
+
+def _looked_up(facts, inputs) -> bool:
+    """The guard looks the input up, checks its form or finds it absent: a membership (`x not in
+    TABLE`, a lookup that returned None), a format or pattern test, `not x`; not an equality or a
+    state of a record (`owner == user_id`)."""
+    roots = set(inputs)
+    return any(_root(m.subject) in roots for m in facts.memberships) or any(s in roots for s, *_ in facts.formats) \
+        or any(s in roots for s, *_ in facts.patterns) or bool(facts.enum_lookup) or bool(roots & facts.empty_subjects)
 
 
 def _conflict(facts, template) -> bool:
