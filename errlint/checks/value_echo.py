@@ -303,9 +303,14 @@ class MissingInputName(PartRule):
     neither `p` nor its flag (`--p-name`). A guard on a value computed from one input stands for that
     input (`n = int(limit)` names `limit`), and a field of argparse's namespace (`args.workers`,
     `n = opts.workers`) is named by its option (`--workers`, or the flags its `add_argument`
-    declares). A message that shows the value the caller sent for the input ("Issue {issue_id} not
-    found") identifies it, and the errors whose text the framework prefixes with the parameter's
-    name are exempt: click's
+    declares), a positional by its metavar; a field of a model or arguments dict (`order.quantity`)
+    by its field name. A message names the input by its name, its flag, or a word only its name has
+    (in any number, or spelled out: `dest_path` is "destination") said as the thing that failed
+    ("Invalid input", "Labels must be lowercase", "Vehicle retired"); a relation of two inputs that
+    names neither is reported for both. A message that shows the value the caller sent for the
+    input ("Issue {issue_id} not found", `{title[:40]!r}`) identifies it, and the errors whose text
+    the framework prefixes with the parameter's name are exempt (and anything an argparse `type=`
+    converter raises): click's
     `BadParameter` where click knows the parameter (a callback, a ParamType's `convert`, `param=` or
     `param_hint=`), argparse's `ArgumentError` and a `type=` converter's `ArgumentTypeError`.
     Neither is a parameter that only switches the failure on or off (`if not ignore: raise ...`

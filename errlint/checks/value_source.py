@@ -30,8 +30,9 @@ class MissingValueSource(PartRule):
     `list_indices`), of the failing tool's noun for a bare `id` (`get_issue`), or of the one listed
     noun the message names ("No such file" -> `list_files`). The input may be a field of a low-level
     tool's arguments (`arguments["ticket_id"]`). Silent when no tool lists that value:
-    `list_presentations` is no source of an image id; and silent on a conflict, a value rejected
-    because it is already there ("Project 'x' already exists"), where a listing is no way out.
+    `list_presentations` is no source of an image id; silent on a conflict, a value rejected
+    because it is already there ("Project 'x' already exists"), and on a state or relation of a value
+    that exists (`if owner == user_id`), where a listing is no way out.
 
     ## Why is this bad?
     Naming the tool that lists valid values raised recovery to 84-88% in the article's sources; "not
