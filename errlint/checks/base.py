@@ -87,13 +87,13 @@ class FileContext:
     def argparse_options(self) -> Dict[str, Tuple[Tuple[str, ...], bool]]:
         """The file's argparse options: dest -> (flags, is a switch), read once (`input_origins`)."""
         if self._argparse is None:
-            self._argparse = argparse_options(self.facts.module) if "add_argument" in self.text else {}
+            self._argparse = argparse_options(self.facts.argparse_calls)
         return self._argparse
 
     def type_converter(self, message: Message) -> bool:
         """The message's function is an argparse `type=` converter of this module."""
         if self._converters is None:
-            self._converters = type_converters(self.facts.module) if "add_argument" in self.text else frozenset()
+            self._converters = type_converters(self.facts.argparse_calls)
         function = message.context.function
         return function is not None and function.name in self._converters
 
@@ -101,7 +101,7 @@ class FileContext:
         """The parameter that holds argparse's namespace when the message's function is a
         sub-command handler (`set_defaults(func=cmd_fetch)`, `def cmd_fetch(args):`)."""
         if self._handlers is None:
-            self._handlers = subcommand_handlers(self.facts.module) if "set_defaults" in self.text else frozenset()
+            self._handlers = subcommand_handlers(self.facts.argparse_calls)
         function = message.context.function
         if function is None or function.name not in self._handlers or not function.param_names:
             return frozenset()

@@ -421,7 +421,7 @@ def _shows_value(template: Template, message: Message, inputs, facts) -> bool:
     exprs = {_shown(h.expr.replace(" ", "")) for h in template.placeholders}
     tested = set(facts.value_subjects | facts.subjects)
     for name in inputs:
-        derived = {s for s in tested if ("param", name) in origins(message.scope, s) or ("option", name) in origins(message.scope, s, facts.attributes)}
+        derived = {s for s in tested if {("param", name), ("option", name)} & origins(message.scope, s, facts.attributes)}
         if exprs & ({name} | derived | {f"{s}.{name}" for s in tested}):
             return True
         pinned = [v for s, v in facts.equalities if s in {name} | derived and v]

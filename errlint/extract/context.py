@@ -153,7 +153,7 @@ def _lookup_membership(lookup, facts: GuardFacts, resolve) -> bool:
     subject = ops.subject(key)
     if not subject or isinstance(key, (cst.SimpleString, cst.Integer)):
         return False  # `kwargs.get("value") is None`: a required entry is missing, an emptiness check
-    field, container = _keyed(key)
+    field, container = ops.keyed_read(key)
     if field and container and field not in facts.keys.get(container, []):
         facts.keys.setdefault(container, []).append(field)  # `TICKETS.get(arguments["ticket_id"])`: the field looked up
     facts.subjects.add(subject)
@@ -199,7 +199,7 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
                 facts.names.add(root)
             if node.value.__class__ is cst.Name:
                 facts.attributes.add(f"{node.value.value}.{node.attr.value}")
-        key, container = _keyed(node)
+        key, container = ops.keyed_read(node)
         if key and container and key not in facts.keys.get(container, []):
             facts.keys.setdefault(container, []).append(key)
     stack: List[Tuple[cst.CSTNode, bool, bool]] = [(test, negated, False)]
@@ -235,18 +235,6 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
             facts.subjects.add(nodes.root_name(node))
             if neg:
                 facts.emptiness = True
-
-
-def _keyed(node: cst.CSTNode) -> Tuple[str, str]:
-    """(key, container) for `args["amount"]` and `args.get("amount", ...)` on a plain name."""
-    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1:
-        index = getattr(node.slice[0].slice, "value", None)
-        key = nodes.string_value(index) if index is not None else None
-        return (key or "", node.value.value)
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" and isinstance(node.func.value, cst.Name):
-        key = nodes.string_value(nodes.call_arg(node, 0))
-        return (key or "", node.func.value.value)
-    return ("", "")
 
 
 def _flatten_bool(node: cst.CSTNode) -> List[cst.CSTNode]:

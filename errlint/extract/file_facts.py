@@ -54,6 +54,7 @@ class FileFacts:
     class_bases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # class name -> qualified bases
     stdio: bool = False  # the module runs an MCP server over stdio (`mcp.run()`, `stdio_server()`, ...)
     links: Optional[ModuleLinks] = None
+    argparse_calls: List[cst.Call] = field(default_factory=list)  # `add_argument(...)`, `set_defaults(...)` in the module
 
 
 
@@ -85,7 +86,7 @@ class FactsAssembly:
         messages = [m for raw in self.raw if raw.extra.get("judged_at") not in judged for m in self._messages(raw)]
         self.links.tool_names = [(fn, name) for fn, name, _, _ in self.registrations]
         return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details,
-                         self.class_bases, self.stdio, self.links)
+                         self.class_bases, self.stdio, self.links, self.argparse_calls)
 
     def _reachability(self, by_name: Dict[str, List[FunctionInfo]]) -> None:
         queue = [f for f in self.functions if f.role in ("tool", "lowlevel")]

@@ -65,6 +65,19 @@ def _server_state(node: cst.CSTNode) -> str:
     return ""
 
 
+def keyed_read(node: cst.CSTNode) -> Tuple[str, str]:
+    """(key, container) for `args["amount"]` and `args.get("amount", ...)` on a plain name; the key is
+    "" when it is not a literal, both are "" for any other node."""
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1:
+        index = getattr(node.slice[0].slice, "value", None)
+        key = nodes.string_value(index) if index is not None else None
+        return (key or "", node.value.value)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" and isinstance(node.func.value, cst.Name):
+        key = nodes.string_value(nodes.call_arg(node, 0))
+        return (key or "", node.func.value.value)
+    return ("", "")
+
+
 REQUEST_NAMES = frozenset(o for o in REQUEST_OBJECTS if "." not in o)  # `request`, `req`; `self.request` below
 
 

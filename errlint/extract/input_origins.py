@@ -18,11 +18,12 @@ call that answers from the world (`db.get(user_id)`): a record is not the value 
 from __future__ import annotations
 
 import re
-from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, Optional, Set, Tuple
 
 import libcst as cst
 
 from . import nodes
+from .guard_operands import keyed_read
 from .provenance import is_outcome
 
 # The calls that return argparse's namespace of parsed options (`parse_known_args` returns it first
@@ -133,14 +134,7 @@ def _reads(value: cst.CSTNode, scope, found: Origins, todo: list, namespaces: Fr
 def _field_of_param(node: cst.CSTNode, scope) -> Optional[Tuple[str, str]]:
     """(container, key) for one field of an argument dict the function received, read by its key:
     `arguments["ticket_id"]`, `params.get("ticket_id")`."""
-    if node.__class__ is cst.Subscript and node.value.__class__ is cst.Name and len(node.slice) == 1:
-        key = nodes.string_value(getattr(node.slice[0].slice, "value", None))
-        container = node.value.value
-    elif node.__class__ is cst.Call and node.func.__class__ is cst.Attribute and node.func.attr.value == "get" and node.func.value.__class__ is cst.Name:
-        key = nodes.string_value(nodes.call_arg(node, 0))
-        container = node.func.value.value
-    else:
-        return None
+    key, container = keyed_read(node)
     if not key or not any(b.kind == "param" for b in scope.lookup(container)):
         return None
     return container, key
@@ -151,15 +145,19 @@ def _field_of_param(node: cst.CSTNode, scope) -> Optional[Tuple[str, str]]:
 _SWITCH_ACTIONS = frozenset({"store_true", "store_false", "count", "store_const", "help", "version"})
 
 
-def argparse_options(module: cst.Module) -> Dict[str, Tuple[Tuple[str, ...], bool]]:
+def _argparse_calls(calls: Iterable[cst.Call], method: str) -> Iterator[cst.Call]:
+    """The calls of `method` (`add_argument`, `set_defaults`) among the argparse calls the walk of a
+    module recorded (`FileFacts.argparse_calls`)."""
+    return (c for c in calls if c.func.__class__ is cst.Attribute and c.func.attr.value == method)
+
+
+def argparse_options(calls: Iterable[cst.Call]) -> Dict[str, Tuple[Tuple[str, ...], bool]]:
     """dest -> (the names the reader knows it by, in the order to show them; whether it is an on/off
-    switch), from every `add_argument(...)` call in `module`: an option's flags, longest first
+    switch), from a module's `add_argument(...)` calls: an option's flags, longest first
     (`add_argument("-w", "--max-workers", dest="workers", action="store_true")`), a positional's
     metavar and name (`add_argument("infile", metavar="FILE")`, which usage shows as FILE)."""
     out: Dict[str, Tuple[Tuple[str, ...], bool]] = {}
-    for node in nodes.iter_expr(module):
-        if node.__class__ is not cst.Call or node.func.__class__ is not cst.Attribute or node.func.attr.value != "add_argument":
-            continue
+    for node in _argparse_calls(calls, "add_argument"):
         decls = [v for v in (nodes.string_value(a) for a in nodes.positional_args(node)) if v]
         flags = tuple(sorted((d for d in decls if d.startswith("-")), key=len, reverse=True))
         dest = nodes.string_value(nodes.keyword_arg(node, "dest"))
@@ -184,25 +182,16 @@ def option_flags(options: Dict[str, Tuple[Tuple[str, ...], bool]], dest: str) ->
     return declared[0] if declared and declared[0] else ("--" + dest.replace("_", "-"),)
 
 
-def type_converters(module: cst.Module) -> FrozenSet[str]:
+def type_converters(calls: Iterable[cst.Call]) -> FrozenSet[str]:
     """The functions argparse calls to convert one argument's text (`add_argument(..., type=auth_arg)`):
     argparse names the argument in front of whatever they raise ("argument --auth: invalid auth_arg
     value: 'x'")."""
-    out: List[str] = []
-    for node in nodes.iter_expr(module):
-        if node.__class__ is cst.Call and node.func.__class__ is cst.Attribute and node.func.attr.value == "add_argument":
-            converter = nodes.keyword_arg(node, "type")
-            if converter.__class__ is cst.Name:
-                out.append(converter.value)
-    return frozenset(out)
+    converters = (nodes.keyword_arg(c, "type") for c in _argparse_calls(calls, "add_argument"))
+    return frozenset(c.value for c in converters if c.__class__ is cst.Name)
 
 
-def subcommand_handlers(module: cst.Module) -> FrozenSet[str]:
+def subcommand_handlers(calls: Iterable[cst.Call]) -> FrozenSet[str]:
     """The functions argparse calls with its namespace: `sub.set_defaults(func=cmd_fetch)`,
     `handler=`, `command=`."""
-    out: List[str] = []
-    for node in nodes.iter_expr(module):
-        if node.__class__ is cst.Call and node.func.__class__ is cst.Attribute and node.func.attr.value == "set_defaults":
-            out += [a.value.value for a in node.args if a.keyword is not None and a.keyword.value in ("func", "handler", "command", "run")
-                    and a.value.__class__ is cst.Name]
-    return frozenset(out)
+    return frozenset(a.value.value for c in _argparse_calls(calls, "set_defaults") for a in c.args
+                     if a.keyword is not None and a.keyword.value in ("func", "handler", "command", "run") and a.value.__class__ is cst.Name)

@@ -163,8 +163,7 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
         if ref:
             out.append(("call", ref))
         return out
-    if last in ("add_tool", "from_function") or last == "tool" and call.func.__class__ is cst.Attribute and nodes.dotted(call.func.value) in walker.servers \
-            and call.args and call.args[0].keyword is None and call.args[0].value.__class__ is cst.Name:
+    if last in ("add_tool", "from_function") or decorates_a_function(call, walker.servers):
         fn = nodes.call_arg(call, 0, "fn", "func", "function")
         if last == "add_tool" and not_a_server(call.func.value if call.func.__class__ is cst.Attribute else None, walker):
             return out
@@ -193,6 +192,13 @@ def function_refs(call: cst.Call, callee: str, walker) -> List[Tuple[str, str]]:
             if ref:
                 out.append(("http", ref))
     return out
+
+
+def decorates_a_function(call: cst.Call, servers) -> bool:
+    """`mcp.tool(fn, name="x")`: a server's `tool` decorator called on a function by name."""
+    func = call.func
+    return func.__class__ is cst.Attribute and func.attr.value == "tool" and nodes.dotted(func.value) in servers \
+        and bool(call.args) and call.args[0].keyword is None and call.args[0].value.__class__ is cst.Name
 
 
 def registered_functions(fn: Optional[cst.CSTNode], scope) -> List[str]:

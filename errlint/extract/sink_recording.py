@@ -17,7 +17,7 @@ import libcst as cst
 from . import framework_sinks, nodes
 from .bindings import LOGGER_FACTORIES, STDERR_QUALIFIED
 from .call_arguments import may_be_project_call
-from .links import function_refs
+from .links import decorates_a_function, function_refs
 from .receivers import call_target
 from .sinks import ARG_MESSAGE_KEYWORDS, BUILTIN_EXCEPTIONS, LOG_METHODS, NOT_MESSAGES, Spec, classify_callee, server_stack
 from .statement_shapes import traceback_follows
@@ -182,17 +182,19 @@ class SinkRecording:
             self.record("notify", "send_log_message", call, nodes.call_arg(call, 1, "data"), level=_string_or(nodes.call_arg(call, 0, "level"), "info"), paired=self.before_reply)
         elif method in ("add_tool", "from_function"):
             self.tool_registration(call, method, base)
-        elif method == "tool" and base is not None and nodes.dotted(base) in self.servers and call.args and call.args[0].keyword is None \
-                and isinstance(call.args[0].value, cst.Name):
+        elif decorates_a_function(call, self.servers):
             self.tool_registration(call, method, base)  # `mcp.tool(fn, name="x")`: the decorator called on a function
         elif method in ("option", "argument", "Option", "Argument") and callee.split(".", 1)[0] in ("click", "typer"):
             cb = nodes.keyword_arg(call, "callback")
             if isinstance(cb, cst.Name):
                 self.callbacks.add(cb.value)
         elif method == "add_argument":  # argparse calls a `type=` converter with the one value the user typed
+            self.argparse_calls.append(call)
             converter = nodes.keyword_arg(call, "type")
             if isinstance(converter, cst.Name):
                 self.callbacks.add(converter.value)
+        elif method == "set_defaults":
+            self.argparse_calls.append(call)
 
     def _link_call(self, call: cst.Call, func: cst.CSTNode, callee: str) -> None:
         """Record a call for the project model: its target (`receivers.call_target`: the qualified

@@ -91,6 +91,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.mask_error_details = False
         self.registrations: List[Tuple[str, str, str, str]] = []  # (function, tool name, stack, server)
         self.callbacks: Set[str] = set()
+        self.argparse_calls: List[cst.Call] = []  # `add_argument(...)` and `set_defaults(...)`, for `input_origins`
         self.lowlevel2: Set[str] = set()
         self.exception_classes: Dict[str, bool] = {}  # name -> has a default message
         self.class_bases: Dict[str, Tuple[str, ...]] = {}
