@@ -120,6 +120,7 @@ def _facts_only(name: str, data: bytes, run: RunContext) -> FileResult:
         facts = extract(parsed[0], run.settings.logger_objects)
     except RecursionError:
         return FileResult(name, [], None)
+    facts.release()
     return FileResult(name, [], None, base=[], summary=project_summary.summarize(facts))
 
 
@@ -170,9 +171,6 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     returns) is judged under each audience it can get; the variants are kept on the result, and its
     diagnostics are those the file alone gives (`project_audience.finish` re-judges with the whole
     project)."""
-    from . import project_audience as finish
-    from .project_audience import variant_kind
-
     suppressions = Suppressions(text)
     if suppressions.file_codes is not None and suppressions.file_codes == "ALL" and not run.ignore_noqa:
         return FileResult(name, [], text)
@@ -184,6 +182,17 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
         facts = extract(module, run.settings.logger_objects, run.server_objects, Path(name).parent.parts[-3:] if run.server_objects else ())
     except RecursionError:
         return FileResult(name, [_with_filename(_nested_diagnostic(), name)], None, parsed=False)
+    try:
+        return _judge(name, module, text, run, rules, suppressions, facts)
+    finally:
+        facts.release()
+
+
+def _judge(name: str, module: cst.Module, text: str, run: RunContext, rules: List[Rule], suppressions: Suppressions, facts) -> FileResult:
+    """`analyse`, once the module's facts are extracted."""
+    from . import project_audience as finish
+    from .project_audience import variant_kind
+
     registry = run.registry | frozenset(t.name for t in facts.tools)
     caught = run.caught | scan_caught_names(text)
     ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs, text, caught=caught,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List
 
-from ..extract.input_origins import origins
+from ..extract.input_origins import holds_request_fields, origins
 from ..model import Message
 from .signals import mentions
 
@@ -95,6 +95,9 @@ def failing_input_kinds(message: Message, ctx) -> Dict[str, str]:
     others = sorted((facts.value_subjects | set(facts.zero_bounds)) - set(params)) + sorted(facts.subjects - facts.value_subjects - set(facts.zero_bounds) - set(params))
     for subject in others:
         if not subject or subject in CONTEXT_OBJECTS:
+            continue
+        if subject in facts.keys and holds_request_fields(message.scope, subject):
+            out.update((k, "key") for k in facts.keys[subject] if k not in out)  # `body = request.get_json(); body.get("sort")`
             continue
         found = origins(message.scope, subject, facts.attributes, namespaces)
         if len(found) != 1:

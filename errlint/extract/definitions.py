@@ -57,6 +57,7 @@ class Definitions:
         self.functions.append(info)
         binding = Binding("def", stmt)
         self.scope.bind(stmt.name.value, binding)
+        self.returns.append(binding.returned)
         scope = Scope("function", parent=self.scope if self.scope.kind == "function" else self.module_scope)
         for p in params:
             scope.bind(p.name, Binding("param", param=p))

@@ -55,7 +55,18 @@ class FileFacts:
     stdio: bool = False  # the module runs an MCP server over stdio (`mcp.run()`, `stdio_server()`, ...)
     links: Optional[ModuleLinks] = None
     argparse_calls: List[cst.Call] = field(default_factory=list)  # `add_argument(...)`, `set_defaults(...)` in the module
+    returns: List[list] = field(default_factory=list)  # each function's `Binding.returned` (see `release`)
 
+    def release(self) -> None:
+        """Break the reference cycles the walk made, once the file's rules have run.
+
+        A function's `def` binding keeps what the function returns, each with the function's scope,
+        and that scope's parent holds the binding: without this, every tree would wait for a pass of
+        the cyclic garbage collector (measured: about a tenth of a cold run) instead of going with
+        its last reference. Nothing may read the facts' helper returns afterwards."""
+        for returned in self.returns:
+            returned.clear()
+        self.returns.clear()
 
 
 class FactsAssembly:
@@ -86,7 +97,7 @@ class FactsAssembly:
         messages = [m for raw in self.raw if raw.extra.get("judged_at") not in judged for m in self._messages(raw)]
         self.links.tool_names = [(fn, name) for fn, name, _, _ in self.registrations]
         return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details,
-                         self.class_bases, self.stdio, self.links, self.argparse_calls)
+                         self.class_bases, self.stdio, self.links, self.argparse_calls, self.returns)
 
     def _reachability(self, by_name: Dict[str, List[FunctionInfo]]) -> None:
         queue = [f for f in self.functions if f.role in ("tool", "lowlevel")]
@@ -174,6 +185,10 @@ class FactsAssembly:
             templates = framework_sinks.body_templates(builder, raw.expr, builder.scope.value)
         elif extra.get("composed") is not None:
             templates = exception_templates.at_raise(builder.build(extra["composed"]))
+        elif raw.kind in STRUCTURED_KINDS and framework_sinks.is_structure(raw.expr, builder.scope.value):
+            # (a `ValidationError` of DRF, Django or marshmallow takes a dict of field names to texts)
+            by_field = raw.callee.rsplit(".", 1)[-1] == "ValidationError"
+            templates = framework_sinks.body_templates(builder, raw.expr, builder.scope.value, by_field)
         elif raw.kind in ("stderr", "stdout") and len(raw.args) > 1:
             templates = builder.build(raw.args[0])
             for arg in raw.args[1:]:
@@ -209,6 +224,9 @@ class FactsAssembly:
             extra.setdefault("level", "error")
         return [Message(raw.kind, raw.callee, profile, tuple(templates), raw.expr, raw.node, raw.context, extra, raw.scope)]
 
+
+# sinks whose message argument may be a structure the reader gets whole (a dict of fields, a list of errors)
+STRUCTURED_KINDS = frozenset({"raise", "tool-error", "agent-error", "cli-error", "exit", "http", "validator", "class-default"})
 
 # the JSON-RPC error codes the SDKs name (and the numbers they stand for)
 JSONRPC_CODE = re.compile(r"^(?:PARSE_ERROR|INVALID_REQUEST|METHOD_NOT_FOUND|INVALID_PARAMS|INTERNAL_ERROR|CONNECTION_CLOSED|"

@@ -26,7 +26,8 @@ from . import nodes
 from .string_formats import join
 from .templates import TemplateBuilder
 
-MESSAGE_FIELDS = ("message", "detail", "error", "title", "description", "reason", "msg", "error_description", "error_message", "errors")
+MESSAGE_FIELDS = ("message", "detail", "error", "title", "description", "reason", "msg", "error_description", "error_message", "errors",
+                  "non_field_errors", "__all__")  # DRF's and Django's errors of no one field
 META_FIELDS = re.compile(r"^(code|status|status_code|statusCode|error_code|errorCode|type|kind|success|ok|id|jsonrpc|timestamp|request_id|requestId|trace_id|path|method)$")
 STATUS_NAME = re.compile(r"HTTP_(\d{3})(?:_|$)")
 ERROR_WORDS = re.compile(r"^\W*(error|failed|failure|invalid|unknown|cannot|can't|could not|unable|not found|missing|denied|forbidden|unauthori[sz]ed)\b", re.I)
@@ -166,42 +167,90 @@ def http_exception_messageless(callee: str, call: cst.Call) -> Tuple[bool, Optio
     return True, status
 
 
-def body_templates(builder: TemplateBuilder, body: cst.CSTNode, resolve: Callable[[str], Optional[cst.CSTNode]]) -> List[Template]:
-    """The templates of a response body: a string as itself, a dict taken apart by field."""
+def is_structure(node: Optional[cst.CSTNode], resolve: Callable[[str], Optional[cst.CSTNode]]) -> bool:
+    """A message argument that is a structure, not text: a dict, a list or tuple, `dict(k=...)`, or
+    a name bound once to one (`HTTPException(400, detail={...})`, DRF `ValidationError({"qty": [...]})`)."""
+    if isinstance(node, cst.Name):
+        node = resolve(node.value)
+    return isinstance(node, (cst.Dict, cst.List, cst.Tuple)) or _keyword_dict(node) is not None
+
+
+def _keyword_dict(node: Optional[cst.CSTNode]) -> Optional[cst.Dict]:
+    """`dict(error=..., code=...)` as the dict literal it builds, else None."""
+    if isinstance(node, cst.Call) and nodes.last_name(node.func) == "dict" and node.args and all(a.keyword is not None for a in node.args):
+        return cst.Dict([cst.DictElement(cst.SimpleString(repr(a.keyword.value)), a.value) for a in node.args])
+    return None
+
+
+def body_templates(builder: TemplateBuilder, body: cst.CSTNode, resolve: Callable[[str], Optional[cst.CSTNode]],
+                   by_field: bool = False) -> List[Template]:
+    """The templates of a response body or a structured message: a string as itself, a dict taken
+    apart by field, a list as its items one after the other. `by_field`: the dict's keys are the
+    names of the fields that failed (`ValidationError({"quantity": ["Must be at least 1."]})`), which
+    the reader sees with each text."""
     if isinstance(body, cst.Name):
         bound = resolve(body.value)
-        if isinstance(bound, cst.Dict):
+        if isinstance(bound, (cst.Dict, cst.List, cst.Tuple)) or _keyword_dict(bound) is not None:
             body = bound
-    if isinstance(body, cst.Call) and nodes.last_name(body.func) == "dict" and body.args and all(a.keyword is not None for a in body.args):
-        body = cst.Dict([cst.DictElement(cst.SimpleString(repr(a.keyword.value)), a.value) for a in body.args])
-    if not isinstance(body, cst.Dict):
-        return builder.build(body)
-    return _dict_templates(builder, body, 0)
+    return _value_templates(builder, _keyword_dict(body) or body, 0, by_field)
 
 
-def _dict_templates(builder: TemplateBuilder, body: cst.Dict, depth: int) -> List[Template]:
+_SPACE = Template((" ",), (), True)
+_UNKNOWN = Template((), (), False)  # a `**spread` or `*items`: fields errlint cannot see
+
+
+def _joined(out: List[Template], built: List[Template]) -> List[Template]:
+    return built if not out else [join(join(a, _SPACE), b) for a in out for b in built][:4]
+
+
+def _value_templates(builder: TemplateBuilder, value: cst.CSTNode, depth: int, by_field: bool = False) -> List[Template]:
+    if isinstance(value, cst.Dict) and depth < 4:
+        return _dict_templates(builder, value, depth, by_field)
+    if isinstance(value, (cst.List, cst.Tuple)) and depth < 4:
+        out: List[Template] = []
+        for el in value.elements:
+            out = _joined(out, [_UNKNOWN] if isinstance(el, cst.StarredElement) else _value_templates(builder, el.value, depth + 1))
+        return out or [Template((), (), True)]
+    return builder.build(value)
+
+
+def _metadata(key: str, value: cst.CSTNode) -> bool:
+    """A status, an error code, a flag: a field the reader parses, not prose (`"code": "too_big"`,
+    `"code": ErrorCode.BAD_PASSWORD`, `"status": 404`, `"ok": False`)."""
+    if not META_FIELDS.match(key):
+        return False
+    if nodes.string_value(value) is not None or nodes.int_value(value) is not None or status_value(value) is not None:
+        return True
+    dotted = nodes.dotted(value)
+    return dotted in ("True", "False", "None") or bool(CONSTANT.match(dotted.rsplit(".", 1)[-1])) and "." in dotted
+
+
+CONSTANT = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+def _dict_templates(builder: TemplateBuilder, body: cst.Dict, depth: int, by_field: bool = False) -> List[Template]:
     fields: List[Tuple[str, cst.CSTNode]] = []
+    spread = False
     for el in body.elements:
         if isinstance(el, cst.DictElement):
             key = nodes.string_value(el.key)
             fields.append((key or "", el.value))
-    main = [value for key, value in fields if key in MESSAGE_FIELDS]
-    rest = [(key, value) for key, value in fields if key not in MESSAGE_FIELDS]
-    out: List[Template] = []
-    for value in main:
-        if isinstance(value, cst.Dict) and depth < 3:
-            built = _dict_templates(builder, value, depth + 1)
         else:
-            built = builder.build(value)
-        out = built if not out else [join(join(a, Template((" ",), (), True)), b) for a in out for b in built][:4]
-    if not out:
-        out = [Template((), (), True)]
-    for key, value in rest:
-        if META_FIELDS.match(key) and (nodes.string_value(value) is not None or nodes.int_value(value) is not None or status_value(value) is not None or nodes.dotted(value) in ("True", "False", "None")):
-            continue  # a status, an error code, a flag: metadata the reader parses, not prose
-        built = _dict_templates(builder, value, depth + 1) if isinstance(value, cst.Dict) and depth < 3 else builder.build(value)
-        out = [join(join(a, Template((" ",), (), True)), b) for a in out for b in built][:4]
-    return out
+            spread = True
+    out: List[Template] = []
+    for key, value in fields:
+        if key in MESSAGE_FIELDS:
+            out = _joined(out, _value_templates(builder, value, depth + 1))
+    for key, value in fields:
+        if key in MESSAGE_FIELDS or not by_field and _metadata(key, value):
+            continue
+        built = _value_templates(builder, value, depth + 1, by_field)
+        if by_field and key:  # the reader gets each text beside its field's name: `{"quantity": [...]}`
+            built = [join(Template((f'"{key}": ',), (), True), b) for b in built]
+        out = _joined(out, built)
+    if spread:
+        out = _joined(out, [_UNKNOWN])
+    return out or [Template((), (), True)]
 
 
 def jsonrpc_result_texts(keys: Dict[str, cst.CSTNode], in_handler: bool) -> List[cst.CSTNode]:

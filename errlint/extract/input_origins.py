@@ -10,8 +10,10 @@ message knows none of those locals; it knows the input it sent: the parameter of
 unpacking, through conversions and transforms of the value only (`CONVERSIONS`, `VALUE_METHODS`: a
 handle made with the input, `db = open_db(path)`, is not the input), and returns the inputs it
 reaches: the enclosing function's parameters, the fields of an
-argument dict it received read by key (`arguments["ticket_id"]` gives `ticket_id`), and the fields of
-an argparse namespace read by attribute (`args.workers` gives `workers`). It stops at the result of a
+argument dict it received read by key (`arguments["ticket_id"]` gives `ticket_id`), the fields of a
+web request read by key (`request.args.get("limit")`, `request.data["quantity"]`, or off the body read
+from it: `body = request.get_json(); body.get("sort")`), and the fields of an argparse namespace read
+by attribute (`args.workers` gives `workers`). It stops at the result of a
 call that answers from the world (`db.get(user_id)`): a record is not the value the caller sent
 (`provenance.is_outcome`).
 """
@@ -23,8 +25,8 @@ from typing import Dict, FrozenSet, Iterable, Iterator, Optional, Set, Tuple
 import libcst as cst
 
 from . import nodes
-from .guard_operands import keyed_read
-from .provenance import is_outcome
+from .guard_operands import REQUEST_NAMES, keyed_read
+from .provenance import CLIENT_VALUES, is_outcome
 
 # The calls that return argparse's namespace of parsed options (`parse_known_args` returns it first
 # in a pair).
@@ -133,11 +135,50 @@ def _reads(value: cst.CSTNode, scope, found: Origins, todo: list, namespaces: Fr
 
 def _field_of_param(node: cst.CSTNode, scope) -> Optional[Tuple[str, str]]:
     """(container, key) for one field of an argument dict the function received, read by its key:
-    `arguments["ticket_id"]`, `params.get("ticket_id")`."""
+    `arguments["ticket_id"]`, `params.get("ticket_id")`; or of a web request (`request_field`)."""
     key, container = keyed_read(node)
-    if not key or not any(b.kind == "param" for b in scope.lookup(container)):
-        return None
-    return container, key
+    if not key:
+        key = request_field(node, scope)
+        return ("request", key) if key else None
+    if any(b.kind == "param" for b in scope.lookup(container)):
+        return container, key
+    return ("request", key) if holds_request_fields(scope, container) else None
+
+
+# what a request's fields are read from besides `CLIENT_VALUES`: DRF's parsed body, `request.body`
+_BODY_FIELDS = frozenset({"data", "body", "json", "get_json", "form", "POST", "GET", "args", "query", "query_params", "params",
+                          "values", "match_info", "path_params", "headers", "cookies", "COOKIES"})
+
+
+def request_field(node: cst.CSTNode, scope=None) -> str:
+    """The key of a field a web client sent, read off the request by a literal key:
+    `request.args.get("limit")`, `request.query["width"]`, `self.request.GET.get("page")`,
+    `request.data["quantity"]`; "" for anything else."""
+    if node.__class__ is cst.Subscript and len(node.slice) == 1:
+        container, key = node.value, nodes.string_value(getattr(node.slice[0].slice, "value", None))
+    elif node.__class__ is cst.Call and node.func.__class__ is cst.Attribute and node.func.attr.value == "get" and node.args:
+        container, key = node.func.value, nodes.string_value(node.args[0].value)
+    else:
+        return ""
+    return key or "" if key and _request_body(container) else ""
+
+
+def holds_request_fields(scope, name: str) -> bool:
+    """`name` is bound once to the client's fields: `body = request.get_json()`, `q = request.args`."""
+    return scope is not None and _request_body(scope.value(name))
+
+
+def _request_body(node: Optional[cst.CSTNode]) -> bool:
+    """`node` is a collection of the client's fields: `request.args`, `req.query_params`,
+    `request.get_json()`, `await request.json()`, DRF's `request.data`."""
+    if node.__class__ is cst.Await:
+        node = node.expression
+    if node.__class__ is cst.Call and not node.args:
+        node = node.func
+    if node.__class__ is not cst.Attribute or node.attr.value not in _BODY_FIELDS | CLIENT_VALUES:
+        return False
+    owner = nodes.dotted(node.value)
+    return owner in REQUEST_NAMES or owner in ("self.request", "flask.request")
 
 
 # ---- argparse declarations: which flags set a namespace field, and which are switches ----------------

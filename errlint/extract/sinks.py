@@ -177,7 +177,7 @@ def classify_callee(qualified: str) -> Optional[Spec]:
         return Spec("http", 0, ("description",))
     if top == "aiohttp" and last.startswith("HTTP") and last[4:5].isupper():
         return Spec("http", None, ("text", "reason", "body"))
-    if top == "rest_framework" and head.startswith("rest_framework.exceptions"):
+    if top == "rest_framework" and (head.startswith("rest_framework.exceptions") or qualified == "rest_framework.serializers.ValidationError"):
         return Spec("http", 0, ("detail",))
     if qualified in ("warnings.warn",):
         return Spec("warn", 0, ("message",))

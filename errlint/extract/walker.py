@@ -104,6 +104,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.main_depth = 0
         self.tries: List[TryFrame] = []  # per enclosing `try`: what its handlers replace and relay
         self.returned: Optional[list] = None  # the `returned` list of the function being walked (scope.Binding)
+        self.returns: List[list] = []  # every function's `returned` list (`FileFacts.release`)
         self.after_retries = False  # the statement follows a loop that retried a transient failure
         self._mcp_text: Optional[bool] = None  # the module names MCP's methods (`ToolReplies.speaks_mcp`)
         self.before_reply = False  # the next statement of the block is a raise or a return of a value
