@@ -197,7 +197,7 @@ def _judge(name: str, module: cst.Module, text: str, run: RunContext, rules: Lis
     registry = run.registry | frozenset(t.name for t in facts.tools)
     caught = run.caught | scan_caught_names(text)
     ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs, text, caught=caught,
-                      pass_through=run.pass_through, literal_aliases=dict(run.literal_aliases))
+                      pass_through=run.pass_through, literal_aliases=dict(run.literal_aliases), stores=run.stores)
     summary = project_summary.summarize(facts)
     local = None
     findings: Dict[object, List[Tuple[Rule, Finding]]] = {None: []}

@@ -186,6 +186,28 @@ class ServerObjects:
         return tuple(sorted(self.found.items()))
 
 
+# `NOTES: dict[str, Note] = {}`, `_jobs = defaultdict(list)`: a container made empty at module level
+_EMPTY_STORE = re.compile(rb"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*(?:\{\}|\[\]|(?:collections\.)?(?:set|dict|list|OrderedDict|defaultdict|Counter|deque)\((?:[A-Za-z_][\w.]*)?\))[ \t]*(?:#.*)?$", re.M)
+
+
+class Stores:
+    """Containers a project module makes empty at module level for the program to fill as it runs
+    (`NOTES: dict[str, Note] = {}` in `store.py`): a module that imports one and checks a value
+    against it checks an open set (`extract.value_sets`), as the defining module itself does.
+    `names()` holds "store.NOTES" (the defining module's last name, as `ServerObjects`)."""
+
+    def __init__(self) -> None:
+        self.found: Set[str] = set()
+
+    def add(self, path: Path, data: bytes) -> None:
+        module = path.parent.name if path.stem == "__init__" else path.stem
+        for match in _EMPTY_STORE.finditer(data):
+            self.found.add(f"{module}.{match.group(1).decode('ascii', 'replace')}")
+
+    def names(self) -> frozenset:
+        return frozenset(self.found)
+
+
 _LITERAL_ALIAS = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[ \t]*(?:typing\.)?TypeAlias[ \t]*)?=[ \t]*(?:typing\.|t\.)?Literal\[([^\]]*)\]", re.M)
 _LITERAL_MEMBER = re.compile(r"^\s*(?:\"([^\"\\]*)\"|'([^'\\]*)'|(-?\d+))\s*$")
 
@@ -281,11 +303,11 @@ class LiteralAliases:
 
 def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences: Optional[Set[str]] = None,
                      pass_through: Optional[PassThroughScan] = None, literals: Optional[LiteralAliases] = None,
-                     servers: Optional[ServerObjects] = None) -> Tuple[frozenset, frozenset]:
+                     servers: Optional[ServerObjects] = None, stores: Optional[Stores] = None) -> Tuple[frozenset, frozenset]:
     """(every tool name registered in `files` plus `tool-registry-extra`, every non-builtin exception
     class `files` catch by name); `audiences` receives the entry-point audiences the files may hold,
-    `pass_through` the classes the files define, `literals` their `Literal` aliases and `servers`
-    the MCP server objects they make."""
+    `pass_through` the classes the files define, `literals` their `Literal` aliases, `servers`
+    the MCP server objects they make and `stores` the containers they make empty."""
     from .entry_points import audience_hints
 
     names = set(extra)
@@ -302,6 +324,8 @@ def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences
             pass_through.note(path, data)
         if servers is not None:
             servers.add(path, data)
+        if stores is not None:
+            stores.add(path, data)
         if literals is not None and b"Literal[" in data:
             literals.add(data.decode("utf-8", "replace"))
         if audiences is not None and len(audiences) < 3:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import libcst as cst
@@ -16,6 +17,7 @@ from ..extract import nodes
 from ..extract.catching import GENERIC_CATCH, catches, class_key, raised_class
 from ..extract.context import GuardFacts, guard_facts
 from ..extract.guards import parse_guard
+from ..extract.imports import project_object
 from ..extract.input_origins import argparse_options, subcommand_handlers, type_converters
 from ..extract.provenance import Provenance, provenance
 from ..extract.file_facts import FileFacts
@@ -50,6 +52,9 @@ class Option:
     doc: str
 
 
+EMPTY_STORE = cst.Dict([])  # what an imported store is made as (`FileContext.resolve`)
+
+
 @dataclass
 class FileContext:
     """What rules may read about the file being checked, besides the message itself."""
@@ -64,6 +69,7 @@ class FileContext:
     caught: frozenset = frozenset()  # exception classes the project catches by name
     pass_through: frozenset = frozenset()  # project classes derived from a stack's ToolError, across modules
     literal_aliases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # `Literal` aliases across modules
+    stores: frozenset = frozenset()  # containers other project modules make empty (`project_scan.Stores`)
     _guards: Dict[int, GuardFacts] = field(default_factory=dict)
     _argparse: Optional[Dict[str, Tuple[Tuple[str, ...], bool]]] = None
     _handlers: Optional[frozenset] = None
@@ -108,9 +114,18 @@ class FileContext:
         return frozenset(function.param_names[:1])
 
     def resolve(self, message: Message, name: str) -> Optional[cst.CSTNode]:
-        """The single assigned value of `name` where the message is, or None."""
+        """The single assigned value of `name` where the message is, or None. A container another
+        project module makes empty (`from .store import NOTES`) resolves to the empty dict it is
+        made as there."""
         scope = message.scope
-        return scope.value(name) if scope is not None else None
+        if scope is None:
+            return None
+        value = scope.value(name)
+        if value is None and self.stores:
+            found = scope.lookup(name)
+            if len(found) == 1 and found[0].kind == "import" and project_object(found[0].qualified, Path(self.path).parent.parts[-3:]) in self.stores:
+                return EMPTY_STORE
+        return value
 
     def origin(self, message: Message, name: str) -> Optional[cst.CSTNode]:
         """What `name` was computed from: its assigned value, or the iterable of a `for` loop that

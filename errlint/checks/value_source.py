@@ -190,8 +190,12 @@ def _input_names(message: Message, ctx: FileContext) -> frozenset:
 
 
 def server_tools(ctx: FileContext) -> frozenset:
-    """The tools of the server this file belongs to: the file's own when it registers any (a file is
-    one server's module), else every tool of the project."""
+    """The tools of the server this file belongs to: the file's own when it registers any on a server
+    it makes (a file is one server's module), else every tool of the project (also when its server
+    is made by another project module, `from .server import mcp`: the server's tools are spread over
+    the modules that import it)."""
+    if ctx.facts.server_elsewhere:
+        return ctx.file_tools | ctx.registry
     return ctx.file_tools or ctx.registry
 
 

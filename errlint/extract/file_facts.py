@@ -56,6 +56,7 @@ class FileFacts:
     links: Optional[ModuleLinks] = None
     argparse_calls: List[cst.Call] = field(default_factory=list)  # `add_argument(...)`, `set_defaults(...)` in the module
     returns: List[list] = field(default_factory=list)  # each function's `Binding.returned` (see `release`)
+    server_elsewhere: bool = False  # the module registers tools on a server another project module makes
 
     def release(self) -> None:
         """Break the reference cycles the walk made, once the file's rules have run.
@@ -97,7 +98,7 @@ class FactsAssembly:
         messages = [m for raw in self.raw if raw.extra.get("judged_at") not in judged for m in self._messages(raw)]
         self.links.tool_names = [(fn, name) for fn, name, _, _ in self.registrations]
         return FileFacts(self.module, messages, tools, self.functions, self.stacks, self.imports, self.mask_error_details,
-                         self.class_bases, self.stdio, self.links, self.argparse_calls, self.returns)
+                         self.class_bases, self.stdio, self.links, self.argparse_calls, self.returns, self.server_elsewhere)
 
     def _reachability(self, by_name: Dict[str, List[FunctionInfo]]) -> None:
         queue = [f for f in self.functions if f.role in ("tool", "lowlevel")]

@@ -5,6 +5,8 @@ imports one (`from .common.server import mcp`) decorates that stack's tools.
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 import libcst as cst
 
 from . import nodes
@@ -20,6 +22,17 @@ def drop_in(module: str) -> str:
     head, dot, rest = module.partition(".")
     return DROP_IN.get(head, head) + dot + rest
 
+
+def project_object(qualified: str, package: Sequence[str] = ()) -> str:
+    """How the project scan names an imported module-level object (`project_scan.ServerObjects`,
+    `Stores`): the defining module's last name and the object's (`pkg.common.server.mcp`,
+    `..common.server.mcp` -> "server.mcp"; `from . import mcp` in notes/tools.py -> "notes.mcp"),
+    "" when the import names no module."""
+    dots = len(qualified) - len(qualified.lstrip("."))
+    parts = qualified[dots:].split(".")
+    if dots and len(parts) < 2 and 0 < dots <= len(package):
+        parts = [package[-dots]] + parts
+    return ".".join(parts[-2:]) if len(parts) >= 2 else ""
 
 class ImportNotes:
     """The walker's import statements (a mixin of `Walker`)."""
@@ -42,11 +55,7 @@ class ImportNotes:
         (`pkg.common.server.mcp`, `..common.server.mcp`), else ""."""
         if not self.server_objects:
             return ""
-        dots = len(qualified) - len(qualified.lstrip("."))
-        parts = qualified[dots:].split(".")
-        if dots and len(parts) < 2 and 0 < dots <= len(self.package):
-            parts = [self.package[-dots]] + parts  # `from . import mcp` in notes/tools.py: notes.mcp
-        return self.server_objects.get(".".join(parts[-2:]), "") if len(parts) >= 2 else ""
+        return self.server_objects.get(project_object(qualified, self.package), "")
 
     def st_ImportFrom(self, stmt: cst.ImportFrom) -> None:
         module = drop_in(nodes.dotted(stmt.module)) if stmt.module is not None else ""
@@ -69,6 +78,7 @@ class ImportNotes:
             if stack:  # `from .common.server import mcp`: the tools it decorates are that stack's
                 self.servers[local] = stack
                 self.stacks.add(stack)
+                self.server_elsewhere = True  # (and the server's other tools are registered elsewhere)
             if qualified in STDERR_QUALIFIED:
                 self.stderr_names.add(local)
             if qualified in self.logger_objects:

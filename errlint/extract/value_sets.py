@@ -5,7 +5,9 @@ allow-list (`SETTINGS["themes"]`, `self.allowed_formats`, `config.supported_mode
 table (`HANDLERS = {"csv": to_csv, ...}`). A message can list it, or interpolate it at run time.
 
 An *open* set is data: records and ids read from storage or an API (`db.query(...)`, `client.list()`,
-`os.listdir(root)`, `self.users`). Listing it would be long and stale; the message should name the
+`os.listdir(root)`, `self.users`), or a container made empty for the program to fill as it runs
+(`NOTES: dict[str, Note] = {}`, also when another module of the project makes it: `project_scan.Stores`);
+an empty table named as an allow-list or registry (`HANDLERS = {}` that decorators fill) stays closed. Listing it would be long and stale; the message should name the
 tool or command that lists it (AEM205) instead.
 
 `closed_set()` answers True (closed), False (open) or None (cannot tell).
@@ -30,6 +32,8 @@ def closed_set(node: Optional[cst.CSTNode], resolve: Callable[[str], Optional[cs
     """True when `node` (a collection expression) is a closed set, False when open, None if unknown."""
     if node is None or depth > 6:
         return None
+    if empty_container(node):
+        return False  # `NOTES: dict[str, str] = {}`: a store the program fills at run time
     if nodes.literal_values(node) is not None:
         return True
     if isinstance(node, (cst.Dict, cst.Set, cst.List, cst.Tuple)):
@@ -64,6 +68,8 @@ def closed_set(node: Optional[cst.CSTNode], resolve: Callable[[str], Optional[cs
         if is_enum(name):
             return True
         value = resolve(name)
+        if value is not None and empty_container(value) and ALLOW_LIST_NAME.search(name):
+            return True  # `HANDLERS = {}` that `@register("csv")` fills when the program starts: a dispatch table
         if value is not None:
             found = closed_set(value, resolve, is_enum, depth + 1)
             if found is not None:
@@ -72,6 +78,20 @@ def closed_set(node: Optional[cst.CSTNode], resolve: Callable[[str], Optional[cs
             return True
         return None
     return None
+
+
+# the calls that make an empty container: `dict()`, `set()`, `defaultdict(list)`, `OrderedDict()`
+EMPTY_MAKERS = frozenset({"dict", "set", "list", "defaultdict", "OrderedDict", "Counter", "deque", "WeakValueDictionary"})
+
+
+def empty_container(node: Optional[cst.CSTNode]) -> bool:
+    """`{}`, `[]`, `set()`, `defaultdict(list)`: a container made empty, to be filled at run time."""
+    if node.__class__ in (cst.Dict, cst.List, cst.Set, cst.Tuple):
+        return not node.elements and node.__class__ is not cst.Tuple
+    if node.__class__ is cst.Call:
+        name = nodes.last_name(node.func)
+        return name in EMPTY_MAKERS and (not node.args or name == "defaultdict" and len(node.args) == 1 and node.args[0].keyword is None)
+    return False
 
 
 def _constant(name: str) -> bool:

@@ -87,6 +87,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.consoles: Dict[str, bool] = {}  # rich Console objects by name: True when they write to stderr
         self.parsers: Set[str] = set()
         self.servers: Dict[str, str] = {}
+        self.server_elsewhere = False  # a server object this module uses is made by another project module
         self.stacks: Set[str] = set()
         self.mask_error_details = False
         self.registrations: List[Tuple[str, str, str, str]] = []  # (function, tool name, stack, server)
