@@ -63,6 +63,7 @@ def run_key(run: RunContext) -> str:
     h.update(repr(run.literal_aliases).encode())
     h.update(repr(run.server_objects).encode())
     h.update(repr(sorted(run.stores)).encode())
+    h.update(repr(run.exception_classes).encode())
     h.update(repr(sorted(run.mcp_versions.items())).encode())
     h.update(repr(run.ignore_noqa).encode())
     # the audiences a raise is judged under in the per-file pass (its cached variants)

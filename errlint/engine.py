@@ -180,7 +180,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     if not rules:
         return FileResult(name, [], text)
     try:
-        facts = extract(module, run.settings.logger_objects, run.server_objects, Path(name).parent.parts[-3:] if run.server_objects else ())
+        package = Path(name).parent.parts[-3:] if run.server_objects or run.exception_classes else ()
+        facts = extract(module, run.settings.logger_objects, run.server_objects, package, run.exception_classes)
     except RecursionError:
         return FileResult(name, [_with_filename(_nested_diagnostic(), name)], None, parsed=False)
     try:

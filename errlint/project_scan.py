@@ -208,6 +208,54 @@ class Stores:
         return frozenset(self.found)
 
 
+_TOP_CLASS = re.compile(r"^class[ \t]+(\w+)[ \t]*\(([^)]*)\)[ \t]*:", re.M)
+_TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.M)  # a line that ends the indented body before it
+_TRAILING_COMMENTS = re.compile(r"(?:\s*\n#[^\n]*)*\s*$")  # comments at column 0 after the body
+MAX_CLASS_TEXT = 8_000
+
+
+class ExceptionClasses:
+    """The exception classes project modules define at module level, as source text: a module that imports one
+    (`from .errors import NotFound`) joins its message to each raise there (`extract.exception_templates`),
+    as for a class of its own; a class deriving from the MCP SDK's `McpError` there raises a protocol
+    error. `classes()` maps "errors.NotFound" (as `ServerObjects`) to (its bases, qualified through
+    the stack imports of its module; its source). A class is an exception when a base's name says so
+    or is such a class of the project."""
+
+    def __init__(self) -> None:
+        self.found: Dict[str, Tuple[Tuple[str, ...], str]] = {}  # "errors.NotFound" -> (bases, source)
+
+    def add(self, path: Path, data: bytes) -> None:
+        if b"class" not in data or b"Error" not in data and b"Exception" not in data and b"Fault" not in data and b"Failure" not in data:
+            return
+        text = data.decode("utf-8", "replace")
+        module = path.parent.name if path.stem == "__init__" else path.stem
+        imported = scan_stack_imports(text)
+        for match in _TOP_CLASS.finditer(text):
+            end = _TOP_LEVEL.search(text, match.end())
+            body = _TRAILING_COMMENTS.sub("", text[match.start():end.start() if end else len(text)])
+            if len(body) > MAX_CLASS_TEXT:
+                continue
+            bases = []
+            for base in (b.strip() for b in match.group(2).split(",")):
+                if not base or "=" in base:
+                    continue
+                head, _, rest = base.partition(".")
+                bases.append(imported[head] + ("." + rest if rest else "") if head in imported else base)
+            self.found[f"{module}.{match.group(1)}"] = (tuple(bases), body)
+
+    def classes(self) -> Tuple[Tuple[str, Tuple[Tuple[str, ...], str]], ...]:
+        from .extract.definitions import looks_exception
+
+        exceptions = {key.rsplit(".", 1)[1] for key, (bases, _) in self.found.items() if any(looks_exception(b) for b in bases)}
+        grown = True
+        while grown:  # `class NotFound(AppError)` where `class AppError(Exception)`, in any module
+            more = {key.rsplit(".", 1)[1] for key, (bases, _) in self.found.items() if any(b.rsplit(".", 1)[-1] in exceptions for b in bases)}
+            grown = bool(more - exceptions)
+            exceptions |= more
+        return tuple(sorted((key, (bases, text)) for key, (bases, text) in self.found.items() if key.rsplit(".", 1)[1] in exceptions))
+
+
 _LITERAL_ALIAS = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[ \t]*(?:typing\.)?TypeAlias[ \t]*)?=[ \t]*(?:typing\.|t\.)?Literal\[([^\]]*)\]", re.M)
 _LITERAL_MEMBER = re.compile(r"^\s*(?:\"([^\"\\]*)\"|'([^'\\]*)'|(-?\d+))\s*$")
 
@@ -303,11 +351,13 @@ class LiteralAliases:
 
 def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences: Optional[Set[str]] = None,
                      pass_through: Optional[PassThroughScan] = None, literals: Optional[LiteralAliases] = None,
-                     servers: Optional[ServerObjects] = None, stores: Optional[Stores] = None) -> Tuple[frozenset, frozenset]:
+                     servers: Optional[ServerObjects] = None, stores: Optional[Stores] = None,
+                     exceptions: Optional[ExceptionClasses] = None) -> Tuple[frozenset, frozenset]:
     """(every tool name registered in `files` plus `tool-registry-extra`, every non-builtin exception
     class `files` catch by name); `audiences` receives the entry-point audiences the files may hold,
     `pass_through` the classes the files define, `literals` their `Literal` aliases, `servers`
-    the MCP server objects they make and `stores` the containers they make empty."""
+    the MCP server objects they make, `stores` the containers they make empty and `exceptions`
+    their exception classes."""
     from .entry_points import audience_hints
 
     names = set(extra)
@@ -326,6 +376,8 @@ def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences
             servers.add(path, data)
         if stores is not None:
             stores.add(path, data)
+        if exceptions is not None:
+            exceptions.add(path, data)
         if literals is not None and b"Literal[" in data:
             literals.add(data.decode("utf-8", "replace"))
         if audiences is not None and len(audiences) < 3:

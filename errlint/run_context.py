@@ -29,6 +29,7 @@ class RunContext:
     literal_aliases: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()  # module-level Literal aliases (LiteralAliases)
     server_objects: Tuple[Tuple[str, str], ...] = ()  # MCP server objects project modules make (ServerObjects)
     stores: frozenset = frozenset()  # containers project modules make empty, as "module.NAME" (Stores)
+    exception_classes: Tuple[Tuple[str, Tuple[Tuple[str, ...], str]], ...] = ()  # project exception classes (ExceptionClasses)
     audiences: frozenset = frozenset()  # entry-point audiences the project may have (entry_points.audience_hints)
     scripts: Tuple[str, ...] = ()  # [project.scripts] targets
     locate_all: bool = False  # keep every audience-dependent message with its row (for --show-audience)

@@ -191,3 +191,42 @@ def test_text_assembled_in_init_locals_stays_judged_in_init():
         "No interpreter {version} found in {source}. Something went wrong.",
         "No interpreter {version} found in {source}.",
     ]
+
+
+def test_a_text_str_assembles_step_by_step_is_not_one_template():
+    # `__str__` returns a local it built with `+=` under conditions: the raise's own text is judged
+    code = '''
+        class ClientError(Exception):
+            def __init__(self, text=None, status_code=None):
+                self.text = text
+                self.status_code = status_code
+
+            def __str__(self):
+                t = f"HTTP {self.status_code}"
+                if self.text:
+                    t += f" text: {self.text}"
+                return t
+
+        def login(user):
+            if user is None:
+                raise ClientError(f"Can not log in with {user}")
+    '''
+    assert texts(code, "ClientError") == ["Can not log in with {user}"]
+
+
+def test_an_init_that_hands_the_base_different_texts_is_not_one_template():
+    code = '''
+        class ToolFailure(Exception):
+            def __init__(self, message, *, wrap_message=True):
+                if wrap_message:
+                    super().__init__(wrap(message))
+                else:
+                    super().__init__(message)
+
+        def run(code):
+            if code:
+                raise ToolFailure(f"Backend exited with code {code}", wrap_message=False)
+    '''
+    # (the texts `__init__` hands up are judged there, as for any class whose message is unknown)
+    assert texts(code, "ToolFailure")[-1] == "Backend exited with code {code}"
+    assert "Backend exited with code {code}" not in texts(code, "ToolFailure")[:-1]

@@ -77,7 +77,7 @@ class Definitions:
         bases = [self.qualify(arg.value) or self.code(arg.value) for arg in stmt.bases if arg.keyword is None]
         if self.func is None:
             self.links.classes[stmt.name.value] = tuple(bases)
-        is_exc = any(_looks_exception(b) or self.exception_classes.get(b) is not None for b in bases)
+        is_exc = any(looks_exception(b) or self.exception_classes.get(b) is not None for b in bases)
         self.class_bases[stmt.name.value] = tuple(bases)
         self.scope.bind(stmt.name.value, Binding("class", stmt))
         saved = (self.class_name, self.class_is_exception, self.scope)
@@ -238,6 +238,7 @@ def _decorator_target(node: cst.CSTNode) -> cst.CSTNode:
     return node.func if isinstance(node, cst.Call) else node
 
 
-def _looks_exception(name: str) -> bool:
+def looks_exception(name: str) -> bool:
+    """A class name that says it is an exception (`ValueError`, `RateLimitFailure`)."""
     last = name.rsplit(".", 1)[-1]
     return last in BUILTIN_EXCEPTIONS or last.endswith(("Error", "Exception", "Warning", "Failure", "Fault"))

@@ -6,6 +6,9 @@ A class defined in the file carries its message in `__str__`, in the text its `_
 class's message expression rewritten in the raise's terms, so the message is judged at the raise,
 where the guards and the caller are (`raise BudgetExceeded()` under `if amount > budget` reads
 "Budget exceeded." from `__str__`). Subclasses defined in the file inherit what they do not define.
+A class another project module defines is read the same way when this module imports it by name
+(`from .errors import NotFound`; its source comes from `project_scan.ExceptionClasses`), with the
+project classes it derives from.
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ class ExceptionClass:
     init_message: Optional[cst.CSTNode] = None
     str_value: Optional[cst.CSTNode] = None
     str_opaque: bool = False  # `__str__` with several returns: its text is not one template
+    init_opaque: bool = False  # `__init__` hands the base class different texts on different branches
     attrs: Dict[str, cst.CSTNode] = field(default_factory=dict)
     self_attrs: Dict[str, cst.CSTNode] = field(default_factory=dict)
     locals: Set[str] = field(default_factory=set)  # names `__init__` binds itself (`message = ...`)
@@ -55,11 +59,21 @@ def collect(stmt: cst.ClassDef, bases: Sequence[str]) -> ExceptionClass:
             _read_init(item, info)
         elif isinstance(item, cst.FunctionDef) and item.name.value == "__str__":
             returns = _returns(item)
-            if len(returns) == 1:
+            if len(returns) == 1 and not _reads_locals(returns[0], item):
                 info.str_value = returns[0]
             else:
-                info.str_opaque = True
+                info.str_opaque = True  # several returns, or a text `__str__` assembles step by step (`t += ...`)
     return info
+
+
+def _reads_locals(value: cst.CSTNode, func: cst.FunctionDef) -> bool:
+    """`value` reads a name the function binds itself (`return t` after `t = ...; t += ...`)."""
+    bound = set()
+    for node in nodes.iter_expr(func.body, stop=(cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            bound.update(t.value for t in targets if isinstance(t, cst.Name))
+    return any(isinstance(n, cst.Name) and n.value in bound for n in nodes.iter_expr(value))
 
 
 def _textual(value: cst.CSTNode) -> bool:
@@ -98,15 +112,17 @@ def _read_init(func: cst.FunctionDef, info: ExceptionClass) -> None:
             target = node.targets[0].target
             if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
                 info.self_attrs.setdefault(target.attr.value, node.value)
-        elif isinstance(node, cst.Call) and info.init_message is None and _base_init(node.func):
+        elif isinstance(node, cst.Call) and _base_init(node.func):
             args = [a for a in node.args if a.star == ""]
             positional = [a.value for a in args if a.keyword is None]
             if isinstance(node.func.value, cst.Name):  # `Exception.__init__(self, text)`
                 positional = positional[1:]
             keyword = nodes.keyword_arg(node, "message", "msg", "detail", "description")
             first = keyword if keyword is not None else (positional[0] if positional else None)
-            if first is not None:
+            if first is not None and info.init_message is None:
                 info.init_message = first
+            elif first is not None and not first.deep_equals(info.init_message):
+                info.init_opaque = True  # `if wrap: super().__init__(wrap(m)) else: super().__init__(m)`: not one text
 
 
 def _base_init(func: cst.CSTNode) -> bool:
@@ -118,15 +134,32 @@ def _base_init(func: cst.CSTNode) -> bool:
     return isinstance(value, cst.Name) and value.value not in ("self",)
 
 
+_PARSED: Dict[str, Optional[cst.ClassDef]] = {}  # a project class's source -> its node (`parsed_class`)
+
+
+def parsed_class(text: str) -> Optional[cst.ClassDef]:
+    """The class another project module defines, from its source text (`project_scan.ExceptionClasses`),
+    parsed once per process; None when it does not parse alone."""
+    if text not in _PARSED:
+        if len(_PARSED) > 2_000:
+            _PARSED.clear()
+        try:
+            body = cst.parse_module(text).body
+            _PARSED[text] = body[0] if len(body) == 1 and isinstance(body[0], cst.ClassDef) else None
+        except (cst.ParserSyntaxError, RecursionError, ValueError):
+            _PARSED[text] = None
+    return _PARSED[text]
+
+
 class Registry:
-    """The exception classes of one module, by name."""
+    """The exception classes of one module, by name (an imported one by its qualified name)."""
 
     def __init__(self) -> None:
         self.classes: Dict[str, ExceptionClass] = {}
         self.composed: Set[str] = set()  # classes judged at a raise site
 
-    def add(self, info: ExceptionClass) -> None:
-        self.classes[info.name] = info
+    def add(self, info: ExceptionClass, key: str = "") -> None:
+        self.classes[key or info.name] = info
 
     def chain(self, name: str) -> List[ExceptionClass]:
         out: List[ExceptionClass] = []
@@ -153,7 +186,7 @@ class Registry:
         source: Optional[cst.CSTNode] = None
         owner = None
         for info in chain:
-            if info.str_opaque:
+            if info.str_opaque or info.init_opaque and info is init:
                 return None
             if info.str_value is not None:
                 source, owner = info.str_value, info

@@ -165,7 +165,7 @@ class FactsAssembly:
                     return nodes.last_name(arg.value) or self.code(arg.value)
         last = callee.rsplit(".", 1)[-1]
         codes = set()
-        for stmt in self.module.body:
+        for stmt in list(self.module.body) + list(self.imported_class_nodes.values()):
             if isinstance(stmt, cst.ClassDef) and stmt.name.value == last:
                 params = {n.name.value for n in nodes.iter_expr(stmt.body) if isinstance(n, cst.Param)}
                 for node in nodes.iter_expr(stmt.body):

@@ -9,7 +9,7 @@ from typing import Sequence
 
 import libcst as cst
 
-from . import nodes
+from . import exception_templates, nodes
 from .bindings import STDERR_QUALIFIED
 from .scope import Binding
 
@@ -57,6 +57,32 @@ class ImportNotes:
             return ""
         return self.server_objects.get(project_object(qualified, self.package), "")
 
+    def import_exception_class(self, qualified: str) -> None:
+        """`from .errors import NotFound`: the class's message sources and bases, read from its
+        module's source (`project_scan.ExceptionClasses`), and those of the project classes it
+        derives from, for the raises of this module (`exception_templates.Registry`)."""
+        key = project_object(qualified, self.package)
+        todo = [(key, qualified)]
+        while todo and len(todo) < 20:
+            key, name = todo.pop()
+            found = self.imported_classes.get(key)
+            stmt = exception_templates.parsed_class(found[1]) if found is not None else None
+            last = key.rsplit(".", 1)[-1]
+            if stmt is None or last in self.class_bases:
+                continue
+            bases = found[0]
+            self.class_bases[last] = bases
+            self.imported_class_nodes[last] = stmt
+            self.exc_registry.add(exception_templates.collect(stmt, bases), name)
+            module = key.rsplit(".", 1)[0]
+            for base in bases:  # a project base: in the same module, or one module's only class of that name
+                base_last = base.rsplit(".", 1)[-1]
+                same = f"{module}.{base_last}"
+                elsewhere = [k for k in self.imported_classes if k.endswith("." + base_last)]
+                base_key = same if same in self.imported_classes else elsewhere[0] if len(elsewhere) == 1 else ""
+                if base_key and base_last not in self.exc_registry.classes:
+                    todo.append((base_key, base_last))
+
     def st_ImportFrom(self, stmt: cst.ImportFrom) -> None:
         module = drop_in(nodes.dotted(stmt.module)) if stmt.module is not None else ""
         dots = "." * len(stmt.relative)
@@ -74,6 +100,8 @@ class ImportNotes:
             self.imports[local] = qualified
             self.scope.bind(local, Binding("import", qualified=qualified))
             self._note_stack(qualified)
+            if self.imported_classes:
+                self.import_exception_class(qualified)
             stack = self.project_server(qualified)
             if stack:  # `from .common.server import mcp`: the tools it decorates are that stack's
                 self.servers[local] = stack

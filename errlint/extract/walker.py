@@ -58,10 +58,12 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
     """Walks one module; use `extract(module, logger_objects)`."""
 
     def __init__(self, module: cst.Module, logger_objects: Iterable[str] = (), server_objects: Iterable[Tuple[str, str]] = (),
-                 package: Tuple[str, ...] = ()):
+                 package: Tuple[str, ...] = (), imported_classes: Iterable[Tuple[str, Tuple[Tuple[str, ...], str]]] = ()):
         self.module = module
         self.logger_objects = set(logger_objects)
         self.server_objects = dict(server_objects)  # "server.mcp" -> stack: servers other project modules make
+        self.imported_classes = dict(imported_classes)  # "errors.NotFound" -> (bases, source): `project_scan.ExceptionClasses`
+        self.imported_class_nodes: Dict[str, cst.ClassDef] = {}  # the classes of those this module imports, by name
         self.package = package  # the folders the file sits in, for `from . import mcp`
         self.imports: Dict[str, str] = {}
         self.module_scope = Scope("module")
@@ -508,12 +510,13 @@ _HANDLERS: Dict[type, Optional[Callable[[Walker, cst.CSTNode], None]]] = {}  # s
 
 
 def extract(module: cst.Module, logger_objects: Iterable[str] = (), server_objects: Iterable[Tuple[str, str]] = (),
-            package: Tuple[str, ...] = ()) -> FileFacts:
+            package: Tuple[str, ...] = (), imported_classes: Iterable[Tuple[str, Tuple[Tuple[str, ...], str]]] = ()) -> FileFacts:
     """Find every message in `module`.
 
     `logger_objects` are qualified names (`myapp.obs.AUDIT`) to treat as loggers besides
     `logging.getLogger()` results and logger-named variables; `server_objects` the MCP server
     objects other project modules make (`project_scan.ServerObjects`), and `package` the folders the
-    file sits in.
+    file sits in; `imported_classes` the exception classes project modules define
+    (`project_scan.ExceptionClasses`).
     """
-    return Walker(module, logger_objects, server_objects, package).run()
+    return Walker(module, logger_objects, server_objects, package, imported_classes).run()
