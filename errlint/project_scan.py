@@ -190,6 +190,9 @@ class ServerObjects:
 _EMPTY_STORE = re.compile(rb"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*(?:\{\}|\[\]|(?:collections\.)?(?:set|dict|list|OrderedDict|defaultdict|Counter|deque)\((?:[A-Za-z_][\w.]*)?\))[ \t]*(?:#.*)?$", re.M)
 
 
+_STORE_HINT = re.compile(rb"= *(?:\{\}|\[\])|(?:set|dict|list|OrderedDict|Counter|deque)\(\)|defaultdict\(")
+
+
 class Stores:
     """Containers a project module makes empty at module level for the program to fill as it runs
     (`NOTES: dict[str, Note] = {}` in `store.py`): a module that imports one and checks a value
@@ -200,6 +203,8 @@ class Stores:
         self.found: Set[str] = set()
 
     def add(self, path: Path, data: bytes) -> None:
+        if not _STORE_HINT.search(data):
+            return  # (every form `_EMPTY_STORE` matches has one of these; most files none)
         module = path.parent.name if path.stem == "__init__" else path.stem
         for match in _EMPTY_STORE.finditer(data):
             self.found.add(f"{module}.{match.group(1).decode('ascii', 'replace')}")
@@ -208,52 +213,74 @@ class Stores:
         return frozenset(self.found)
 
 
-_TOP_CLASS = re.compile(r"^class[ \t]+(\w+)[ \t]*\(([^)]*)\)[ \t]*:", re.M)
+_TOP_CLASS = re.compile(rb"^class[ \t]+(\w+)[ \t]*\(([^)]*)\)[ \t]*:", re.M)
 _TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.M)  # a line that ends the indented body before it
 _TRAILING_COMMENTS = re.compile(r"(?:\s*\n#[^\n]*)*\s*$")  # comments at column 0 after the body
 MAX_CLASS_TEXT = 8_000
 
 
 class ExceptionClasses:
-    """The exception classes project modules define at module level, as source text: a module that imports one
-    (`from .errors import NotFound`) joins its message to each raise there (`extract.exception_templates`),
-    as for a class of its own; a class deriving from the MCP SDK's `McpError` there raises a protocol
-    error. `classes()` maps "errors.NotFound" (as `ServerObjects`) to (its bases, qualified through
-    the stack imports of its module; its source). A class is an exception when a base's name says so
-    or is such a class of the project."""
+    """The exception classes project modules define at module level, as source text: a module that
+    imports one (`from .errors import NotFound`) joins its message to each raise there
+    (`extract.exception_templates`), as for a class of its own; a class deriving from the MCP SDK's
+    `McpError` there raises a protocol error. `classes()` maps "errors.NotFound" (as
+    `ServerObjects`) to (its bases, qualified through the stack imports of its module; its source).
+    A class is an exception when a base's name says so or is such a class of the project. Only the
+    class headers are read while the project is scanned; the files that define exception classes
+    are read again for their bodies once, at the end."""
 
     def __init__(self) -> None:
-        self.found: Dict[str, Tuple[Tuple[str, ...], str]] = {}  # "errors.NotFound" -> (bases, source)
+        self.headers: List[Tuple[Path, str, str, Tuple[str, ...]]] = []  # (file, module, class name, bases as written)
 
     def add(self, path: Path, data: bytes) -> None:
-        if b"class" not in data or b"Error" not in data and b"Exception" not in data and b"Fault" not in data and b"Failure" not in data:
+        if b"class" not in data:
             return
-        text = data.decode("utf-8", "replace")
         module = path.parent.name if path.stem == "__init__" else path.stem
-        imported = scan_stack_imports(text)
-        for match in _TOP_CLASS.finditer(text):
-            end = _TOP_LEVEL.search(text, match.end())
-            body = _TRAILING_COMMENTS.sub("", text[match.start():end.start() if end else len(text)])
-            if len(body) > MAX_CLASS_TEXT:
-                continue
-            bases = []
-            for base in (b.strip() for b in match.group(2).split(",")):
-                if not base or "=" in base:
-                    continue
-                head, _, rest = base.partition(".")
-                bases.append(imported[head] + ("." + rest if rest else "") if head in imported else base)
-            self.found[f"{module}.{match.group(1)}"] = (tuple(bases), body)
+        for match in _TOP_CLASS.finditer(data):
+            bases = tuple(b.strip().decode("ascii", "replace") for b in match.group(2).split(b",") if b.strip() and b"=" not in b)
+            self.headers.append((path, module, match.group(1).decode("ascii", "replace"), bases))
 
     def classes(self) -> Tuple[Tuple[str, Tuple[Tuple[str, ...], str]], ...]:
         from .extract.definitions import looks_exception
 
-        exceptions = {key.rsplit(".", 1)[1] for key, (bases, _) in self.found.items() if any(looks_exception(b) for b in bases)}
+        exceptions = {name for _, _, name, bases in self.headers if any(looks_exception(b) for b in bases)}
         grown = True
         while grown:  # `class NotFound(AppError)` where `class AppError(Exception)`, in any module
-            more = {key.rsplit(".", 1)[1] for key, (bases, _) in self.found.items() if any(b.rsplit(".", 1)[-1] in exceptions for b in bases)}
+            more = {name for _, _, name, bases in self.headers if any(b.rsplit(".", 1)[-1] in exceptions for b in bases)}
             grown = bool(more - exceptions)
             exceptions |= more
-        return tuple(sorted((key, (bases, text)) for key, (bases, text) in self.found.items() if key.rsplit(".", 1)[1] in exceptions))
+        out: Dict[str, Tuple[Tuple[str, ...], str]] = {}
+        for path in dict.fromkeys(p for p, _, name, _ in self.headers if name in exceptions):
+            try:
+                out.update(_exception_class_texts(path, path.read_bytes().decode("utf-8", "replace"), exceptions))
+            except OSError:
+                continue
+        return tuple(sorted(out.items()))
+
+
+def _exception_class_texts(path: Path, text: str, exceptions: Set[str]) -> Dict[str, Tuple[Tuple[str, ...], str]]:
+    """The module's exception classes (those named in `exceptions`): "module.Name" -> (bases, source)."""
+    module = path.parent.name if path.stem == "__init__" else path.stem
+    imported = scan_stack_imports(text)
+    out: Dict[str, Tuple[Tuple[str, ...], str]] = {}
+    for match in _CLASS_HEADER.finditer(text):
+        if match.group(1) not in exceptions:
+            continue
+        end = _TOP_LEVEL.search(text, match.end())
+        body = _TRAILING_COMMENTS.sub("", text[match.start():end.start() if end else len(text)])
+        if len(body) > MAX_CLASS_TEXT:
+            continue
+        bases = []
+        for base in (b.strip() for b in match.group(2).split(",")):
+            if not base or "=" in base:
+                continue
+            head, _, rest = base.partition(".")
+            bases.append(imported[head] + ("." + rest if rest else "") if head in imported else base)
+        out[f"{module}.{match.group(1)}"] = (tuple(bases), body)
+    return out
+
+
+_CLASS_HEADER = re.compile(_TOP_CLASS.pattern.decode(), re.M)
 
 
 _LITERAL_ALIAS = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[ \t]*(?:typing\.)?TypeAlias[ \t]*)?=[ \t]*(?:typing\.|t\.)?Literal\[([^\]]*)\]", re.M)

@@ -203,12 +203,19 @@ def test_a_plain_imported_subclass_keeps_the_raise_text(tmp_path, monkeypatch):
     assert '"Something went wrong."' in found[0][3]
 
 
-def test_the_scan_keeps_exception_classes_with_their_source():
+def test_the_scan_keeps_exception_classes_with_their_source(tmp_path):
     from errlint.project_scan import ExceptionClasses
 
+    files = {
+        "pkg/base.py": b"from mcp.shared.exceptions import McpError\n\n\nclass AppError(Exception):\n    def __init__(self, what):\n        super().__init__(f'failed: {what}')\n\n\nclass Proto(McpError):\n    pass\n\n\nclass Helper:\n    def __init__(self):\n        pass\n",
+        "pkg/errors.py": b"from pkg.base import AppError\n\n\nclass NotFound(AppError):\n    code = 404\n\n# a comment\nclass Other(dict):\n    pass\n",
+    }
     scan = ExceptionClasses()
-    scan.add(Path("pkg/base.py"), b"from mcp.shared.exceptions import McpError\n\n\nclass AppError(Exception):\n    def __init__(self, what):\n        super().__init__(f'failed: {what}')\n\n\nclass Proto(McpError):\n    pass\n\n\nclass Helper:\n    def __init__(self):\n        pass\n")
-    scan.add(Path("pkg/errors.py"), b"from pkg.base import AppError\n\n\nclass NotFound(AppError):\n    code = 404\n\n# a comment\nclass Other(dict):\n    pass\n")
+    for name, data in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(data)
+        scan.add(path, data)
     found = dict(scan.classes())
     assert sorted(found) == ["base.AppError", "base.Proto", "errors.NotFound"]
     assert found["base.Proto"][0] == ("mcp.shared.exceptions.McpError",)  # qualified through the stack import

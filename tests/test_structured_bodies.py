@@ -234,3 +234,42 @@ def search():
     found = lint(code, select=["AEM101"], settings=PREVIEW)
     assert [(d.location.row, d.code) for d in found] == [(10, "AEM101")]
     assert "names no input (`sort`)" in found[0].message
+
+
+@pytest.mark.parametrize("code, text", [
+    ('''from flask import Flask, jsonify, request
+
+app = Flask(__name__)
+
+
+@app.get("/search")
+def search():
+    limit = int(request.args.get("limit", 20))
+    if limit > 100:
+        return jsonify(error="Invalid limit."), 400
+    return jsonify([])
+''', "names no value or next step for `limit`"),
+    ('''import click
+
+
+@click.command()
+@click.argument("bundle")
+def main(bundle):
+    if not bundle.endswith(".zip"):
+        raise click.ClickException("Unable to use this bundle.")
+''', "names no value or next step for `bundle`"),
+    ('''import click
+
+
+@click.command()
+@click.argument("bundle")
+def main(bundle):
+    if not bundle.endswith(".zip"):
+        raise click.ClickException("Unable to use this file.")
+''', "names no input (`bundle`), value or next step"),
+])
+def test_a_generic_message_that_says_the_inputs_name_is_not_told_it_names_no_input(code, text):
+    # the finding never contradicts the text it quotes
+    found = lint(code, select=["AEM101"], settings=PREVIEW)
+    assert [d.code for d in found] == ["AEM101"]
+    assert found[0].message.endswith(text)

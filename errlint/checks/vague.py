@@ -11,7 +11,7 @@ from .inputs import first_failing_input
 from .no_message import control_flow, restates_status, without_text
 from .phrases import PhraseRule  # noqa: F401  (re-exported: the phrase machinery lived here)
 from .recovery import fixable, parses_caller_input  # noqa: F401  (parses_caller_input re-exported)
-from .signals import Signals, identifiers, signals, value_placeholders  # noqa: F401  (signals re-exported)
+from .signals import Signals, identifiers, mentions, signals, value_placeholders  # noqa: F401  (signals re-exported)
 
 JSONRPC_STANDARD = re.compile(r"^\s*(Parse error|Invalid Request|Method not found|Invalid params|Internal error)\.?\s*$", re.I)
 TEMPLATE_MARKS = re.compile(r"\{\d*\}|\{[a-z_]\w*(?:![rsa])?(?::[^{}]*)?\}|%[-+ #0]*\d*(?:\.\d+)?[sdrifx]")
@@ -58,11 +58,14 @@ def operation_hint(message: Message, ctx: FileContext) -> str:
     return f"{function.name} failed"
 
 
-def missing_parts(message: Message, ctx: FileContext) -> str:
-    """"input (`limit`), value or next step": the parts a generic message lacks, with the input the
-    guard tested named when there is one."""
+def missing_parts(message: Message, ctx: FileContext, template: Optional[Template] = None) -> str:
+    """"names no input (`limit`), value or next step": the parts a generic message lacks, with the
+    input the guard tested named when there is one ("names no value or next step for `limit`" when
+    the text has the input's name only as a word: "Invalid limit.")."""
     p = first_failing_input(message, ctx)
-    return f"input (`{p}`), value or next step" if p else "input, value or next step"
+    if p and template is not None and mentions(template, p):
+        return f"names no value or next step for `{p}`"
+    return f"names no input (`{p}`), value or next step" if p else "names no input, value or next step"
 
 
 class GenericFailureMessage(Rule):
@@ -157,7 +160,7 @@ class GenericFailureMessage(Rule):
                 return  # "Error: something went wrong." then "Run `tool doctor` to see why.": one message
             yield self.finding(
                 message,
-                f'generic message "{quote(template.text)}" names no {missing_parts(message, ctx)}',
+                f'generic message "{quote(template.text)}" {missing_parts(message, ctx, template)}',
                 f'Say which operation failed and why, e.g. f"{operation_hint(message, ctx)}: <cause>. <next step>" instead of "{quote(phrase, 40)}".',
             )
             return
