@@ -65,11 +65,22 @@ LINES = [f"Line {i}: every workspace on the free plan may run a limited number o
     "HELP = '\\n'.join([\n" + "".join(f"    {line!r},\n" for line in LINES) + "])\n",
     "import textwrap\nHELP = textwrap.dedent('''\n" + "".join(f"    {line}\n" for line in LINES) + "''')\n",
     "TEXTS = {\n    'quota': (\n" + "".join(f"        {line!r}\n" for line in LINES) + "    ),\n    'short': 'Quota reached.',\n}\nHELP = TEXTS['quota']\n",
+    # a class attribute, an Enum member's value
+    "class Texts:\n    QUOTA = (\n" + "".join(f"        {line!r}\n" for line in LINES) + "    )\n    SHORT = 'Quota reached.'\nHELP = Texts.QUOTA\n",
+    "import enum\nclass Texts(str, enum.Enum):\n    QUOTA = (\n" + "".join(f"        {line!r}\n" for line in LINES) + "    )\n    SHORT = 'Quota reached.'\nHELP = Texts.QUOTA.value\n",
 ])
 def test_a_long_static_text_is_measured_however_it_is_assembled(constant):
     code = HEAD + constant + "\n\n@mcp.tool()\ndef run_job(name: str) -> str:\n    if name.startswith('-'):\n        raise ToolError(HELP)\n    return ''\n"
     found = [d for d in lint(code, select=["AEM401"])]
     assert len(found) == 1 and found[0].message.startswith("the message is about 2") and "tokens (limit 120)" in found[0].message
+
+
+@pytest.mark.parametrize("entry", ["Texts.SHORT", "Kinds.SHORT.value", "Kinds.QUOTA"])
+def test_a_short_class_text_or_an_enum_member_itself_is_not_too_long(entry):
+    classes = ("import enum\nclass Texts:\n    QUOTA = '" + " ".join(LINES) + "'\n    SHORT = 'Quota reached.'\n"
+               "class Kinds(enum.Enum):\n    QUOTA = '" + " ".join(LINES) + "'\n    SHORT = 'Quota reached.'\n")
+    code = (HEAD + classes + "\n\n@mcp.tool()\ndef run_job(name: str) -> str:\n    if name.startswith('-'):\n        raise ToolError(" + entry + ")\n    return ''\n")
+    assert _rows(code, "AEM401") == []
 
 
 def test_a_short_table_entry_is_not_too_long():
@@ -112,3 +123,20 @@ def test_a_list_the_code_fills_later_is_not_read_as_written():
     code = (HEAD + "LINES = ['Quota reached.']\n\n\n@mcp.tool()\ndef run_job(name: str) -> str:\n"
             + "".join(f"    LINES.append({line!r})\n" for line in LINES) + "    if name.startswith('-'):\n        raise ToolError('\\n'.join(LINES))\n    return ''\n")
     assert _rows(code, "AEM401") == []
+
+
+@pytest.mark.parametrize("statement, found", [
+    # the whole exit text is a help text or a traceback: text, none of it known (no missing-part rule)
+    ("sys.exit(sync.format_help())", [("AEM403",)]),
+    ("sys.exit(inspect.getdoc(main))", [("AEM403",)]),
+    ("raise SystemExit(sync.format_help())", [("AEM403",)]),
+    # a call that returns a status, or text errlint cannot type: no message
+    ("sys.exit(run(args))", []),
+    ("sys.exit(describe(args))", []),
+])
+def test_an_exit_with_a_help_text_is_a_message(statement, found):
+    code = ("import argparse\nimport inspect\nimport sys\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+            "    sub = parser.add_subparsers()\n    sync = sub.add_parser('sync')\n    sync.add_argument('--since')\n"
+            "    args = parser.parse_args()\n    if args.since == '':\n        " + statement + "\n")
+    codes = [(d.code,) for d in lint(code, select=["AEM201", "AEM202", "AEM204", "AEM403", "AEM101"])]
+    assert codes == found

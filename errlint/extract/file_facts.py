@@ -14,7 +14,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
 
-from ..model import Context, FunctionInfo, Message, Template, ToolInfo
+from ..model import SCHEMA, TRACEBACK, Context, FunctionInfo, Message, Template, ToolInfo
 from . import exception_templates, framework_sinks, nodes
 from .links import ModuleLinks
 from .scope import Binding, Reaching, ReachingScope, Scope
@@ -204,7 +204,10 @@ class FactsAssembly:
             if not _tool_function(raw.context.function) and not extra.get("helper"):
                 return []
         if extra.get("needs_text") and not any(t.pieces for t in templates):
-            return []
+            if not any(h.kinds & TEXT_KINDS for t in templates for h in t.placeholders):
+                return []  # `sys.exit(main())`: a status
+            # `sys.exit(sub.format_help())`, `sys.exit(traceback.format_exc())`: text, none of it known
+            templates = [Template(t.parts, t.pieces, False, t.tail, t.tail_style, t.fallback) for t in templates]
         function = raw.context.function
         if raw.kind == "raise" and self._derives(raw.callee, _protocol_error_class):
             # `class BadArgument(McpError)`: raising it is a protocol error, whatever its text is built from
@@ -225,6 +228,9 @@ class FactsAssembly:
             extra.setdefault("level", "error")
         return [Message(raw.kind, raw.callee, profile, tuple(templates), raw.expr, raw.node, raw.context, extra, raw.scope)]
 
+
+# what a call returns that is text whatever it is called: a help text or schema, a traceback
+TEXT_KINDS = frozenset({SCHEMA, TRACEBACK})
 
 # sinks whose message argument may be a structure the reader gets whole (a dict of fields, a list of errors)
 STRUCTURED_KINDS = frozenset({"raise", "tool-error", "agent-error", "cli-error", "exit", "http", "validator", "class-default"})

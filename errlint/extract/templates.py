@@ -108,6 +108,10 @@ class TemplateBuilder(PlaceholderKinds):
             entry = self._table_entry(expr)
             if entry is not None:
                 return self._variants(entry, depth + 1, top)
+        if isinstance(expr, cst.Attribute):
+            text = self._class_attribute(expr)
+            if text is not None:
+                return self._variants(text, depth + 1, top)
         if isinstance(expr, cst.IfExp):
             return (self._variants(expr.body, depth + 1, top) + self._variants(expr.orelse, depth + 1, top))[:MAX_VARIANTS]
         if isinstance(expr, cst.BooleanOperation) and isinstance(expr.operator, cst.Or):
@@ -314,6 +318,28 @@ class TemplateBuilder(PlaceholderKinds):
         if isinstance(table, cst.Call) and nodes.dotted(table.func) == "dict":
             return nodes.keyword_arg(table, key)
         return None
+
+    def _class_attribute(self, expr: cst.Attribute) -> Optional[cst.CSTNode]:
+        """The text a class of the module holds in an attribute (`Errors.RATE` with `class Errors:
+        RATE = "..."`), or an Enum member's value (`Msg.QUOTA.value`); None for anything else."""
+        owner = expr.value
+        enum_value = expr.attr.value == "value"
+        if enum_value:
+            if not isinstance(owner, cst.Attribute):
+                return None
+            expr, owner = owner, owner.value
+        if not isinstance(owner, cst.Name):
+            return None
+        found = self.scope.lookup(owner.value)
+        stmt = found[0].value if len(found) == 1 and found[0].kind == "class" else None
+        if not isinstance(stmt, cst.ClassDef) or enum_value != any("Enum" in nodes.last_name(b.value) for b in stmt.bases):
+            return None
+        values = [small.value for line in stmt.body.body if isinstance(line, cst.SimpleStatementLine) for small in line.body
+                  if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+                  and small.targets[0].target.value == expr.attr.value]
+        if len(values) != 1 or not isinstance(values[0], (cst.SimpleString, cst.ConcatenatedString)):
+            return None
+        return values[0]
 
     def _literal_lines(self, node: cst.CSTNode) -> Optional[List[cst.CSTNode]]:
         """The items of a list or tuple of texts written out, in the call or bound once to a name the
