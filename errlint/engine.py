@@ -180,8 +180,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     if not rules:
         return FileResult(name, [], text)
     try:
-        package = Path(name).parent.parts[-3:] if run.server_objects or run.exception_classes else ()
-        facts = extract(module, run.settings.logger_objects, run.server_objects, package, run.exception_classes)
+        package = Path(name).parent.parts[-3:] if run.server_objects or run.exception_classes or run.module_objects else ()
+        facts = extract(module, run.settings.logger_objects, run.server_objects, package, run.exception_classes, run.module_objects)
     except RecursionError:
         return FileResult(name, [_with_filename(_nested_diagnostic(), name)], None, parsed=False)
     try:
@@ -198,7 +198,7 @@ def _judge(name: str, module: cst.Module, text: str, run: RunContext, rules: Lis
     registry = run.registry | frozenset(t.name for t in facts.tools)
     caught = run.caught | scan_caught_names(text)
     ctx = FileContext(name, facts, run.packs, registry, run.mcp_versions, run.settings.extra_next_step_verbs, text, caught=caught,
-                      pass_through=run.pass_through, literal_aliases=dict(run.literal_aliases), stores=run.stores)
+                      pass_through=run.pass_through, literal_aliases=dict(run.literal_aliases))
     summary = project_summary.summarize(facts)
     local = None
     findings: Dict[object, List[Tuple[Rule, Finding]]] = {None: []}

@@ -191,26 +191,33 @@ _EMPTY_STORE = re.compile(rb"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*(?:\{\}|\[
 
 
 _STORE_HINT = re.compile(rb"= *(?:\{\}|\[\])|(?:set|dict|list|OrderedDict|Counter|deque)\(\)|defaultdict\(")
+_SETTINGS_CLASS = re.compile(rb"^class[ \t]+(\w+)[ \t]*\([^)]*\bBaseSettings\b[^)]*\)", re.M)
 
 
-class Stores:
-    """Containers a project module makes empty at module level for the program to fill as it runs
-    (`NOTES: dict[str, Note] = {}` in `store.py`): a module that imports one and checks a value
-    against it checks an open set (`extract.value_sets`), as the defining module itself does.
-    `names()` holds "store.NOTES" (the defining module's last name, as `ServerObjects`)."""
+class ModuleObjects:
+    """What some module-level objects of the project are, for the modules that import them:
+    "store", a container made empty for the program to fill as it runs (`NOTES: dict[str, Note] =
+    {}` in `store.py`: a check against it checks an open set, `extract.value_sets`), and "settings",
+    an instance of a pydantic `BaseSettings` class of its module (`settings = Settings()`: printed
+    whole, it shows every setting and secret). `objects()` holds ("store.NOTES", kind) pairs (the
+    defining module's last name, as `ServerObjects`)."""
 
     def __init__(self) -> None:
-        self.found: Set[str] = set()
+        self.found: Dict[str, str] = {}
 
     def add(self, path: Path, data: bytes) -> None:
-        if not _STORE_HINT.search(data):
-            return  # (every form `_EMPTY_STORE` matches has one of these; most files none)
         module = path.parent.name if path.stem == "__init__" else path.stem
-        for match in _EMPTY_STORE.finditer(data):
-            self.found.add(f"{module}.{match.group(1).decode('ascii', 'replace')}")
+        if _STORE_HINT.search(data):  # (every form `_EMPTY_STORE` matches has one of these; most files none)
+            for match in _EMPTY_STORE.finditer(data):
+                self.found[f"{module}.{match.group(1).decode('ascii', 'replace')}"] = "store"
+        if b"BaseSettings" in data:
+            for cls in _SETTINGS_CLASS.finditer(data):
+                made = re.compile(rb"^(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*" + re.escape(cls.group(1)) + rb"\(", re.M)
+                for match in made.finditer(data):
+                    self.found[f"{module}.{match.group(1).decode('ascii', 'replace')}"] = "settings"
 
-    def names(self) -> frozenset:
-        return frozenset(self.found)
+    def objects(self) -> Tuple[Tuple[str, str], ...]:
+        return tuple(sorted(self.found.items()))
 
 
 _TOP_CLASS = re.compile(rb"^class[ \t]+(\w+)[ \t]*\(([^)]*)\)[ \t]*:", re.M)
@@ -378,12 +385,12 @@ class LiteralAliases:
 
 def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences: Optional[Set[str]] = None,
                      pass_through: Optional[PassThroughScan] = None, literals: Optional[LiteralAliases] = None,
-                     servers: Optional[ServerObjects] = None, stores: Optional[Stores] = None,
+                     servers: Optional[ServerObjects] = None, objects: Optional[ModuleObjects] = None,
                      exceptions: Optional[ExceptionClasses] = None) -> Tuple[frozenset, frozenset]:
     """(every tool name registered in `files` plus `tool-registry-extra`, every non-builtin exception
     class `files` catch by name); `audiences` receives the entry-point audiences the files may hold,
     `pass_through` the classes the files define, `literals` their `Literal` aliases, `servers`
-    the MCP server objects they make, `stores` the containers they make empty and `exceptions`
+    the MCP server objects they make, `objects` the stores and settings objects they make and `exceptions`
     their exception classes."""
     from .entry_points import audience_hints
 
@@ -401,8 +408,8 @@ def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences
             pass_through.note(path, data)
         if servers is not None:
             servers.add(path, data)
-        if stores is not None:
-            stores.add(path, data)
+        if objects is not None:
+            objects.add(path, data)
         if exceptions is not None:
             exceptions.add(path, data)
         if literals is not None and b"Literal[" in data:

@@ -28,7 +28,7 @@ class RunContext:
     pass_through: frozenset = frozenset()  # project classes derived from a stack's ToolError (PassThroughScan)
     literal_aliases: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()  # module-level Literal aliases (LiteralAliases)
     server_objects: Tuple[Tuple[str, str], ...] = ()  # MCP server objects project modules make (ServerObjects)
-    stores: frozenset = frozenset()  # containers project modules make empty, as "module.NAME" (Stores)
+    module_objects: Tuple[Tuple[str, str], ...] = ()  # ("store.NOTES", "store"|"settings"): ModuleObjects
     exception_classes: Tuple[Tuple[str, Tuple[Tuple[str, ...], str]], ...] = ()  # project exception classes (ExceptionClasses)
     audiences: frozenset = frozenset()  # entry-point audiences the project may have (entry_points.audience_hints)
     scripts: Tuple[str, ...] = ()  # [project.scripts] targets

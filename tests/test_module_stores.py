@@ -4,7 +4,7 @@ servers).
 - A container made empty for the program to fill as it runs (`NOTES: dict[str, Note] = {}`,
   `JOBS = defaultdict(list)`) is an open set, however it is named: a lookup that fails in it asks for
   the tool that lists its records (AEM205), never for its values (AEM204). Also when another project
-  module makes it and this one imports it (`project_scan.Stores`). An empty table named as a registry
+  module makes it and this one imports it (`project_scan.ModuleObjects`). An empty table named as a registry
   or allow-list (`HANDLERS = {}` that decorators fill) stays closed.
 - A module that registers tools on a server object another project module makes (`from .app import
   mcp`) is one part of that server: its listing tools may be registered in the sibling modules.
@@ -209,16 +209,17 @@ def read(note_id: str, fmt: str) -> str:
 
 def test_empty_containers_and_the_store_scan():
     from errlint.extract.value_sets import empty_container
-    from errlint.project_scan import Stores
+    from errlint.project_scan import ModuleObjects
 
     parse = cst.parse_expression
     assert [empty_container(parse(e)) for e in ("{}", "[]", "set()", "defaultdict(list)", "OrderedDict()", "()", "{'a': 1}", "dict(a=1)", "set(names)")] == \
         [True, True, True, True, True, False, False, False, False]
     assert closed_set(parse("{}"), lambda n: None, lambda n: False) is False
     assert closed_set(parse("{'a', 'b'}"), lambda n: None, lambda n: False) is True
-    stores = Stores()
+    objects = ModuleObjects()
     from pathlib import Path
 
-    stores.add(Path("pkg/store.py"), b"NOTES: dict[str, str] = {}\nJOBS = collections.defaultdict(list)\nKINDS = {'a'}\n    local = {}\n")
-    stores.add(Path("pkg/__init__.py"), b"CACHE = []  # filled lazily\n")
-    assert stores.names() == frozenset({"store.NOTES", "store.JOBS", "pkg.CACHE"})
+    objects.add(Path("pkg/store.py"), b"NOTES: dict[str, str] = {}\nJOBS = collections.defaultdict(list)\nKINDS = {'a'}\n    local = {}\n")
+    objects.add(Path("pkg/__init__.py"), b"CACHE = []  # filled lazily\n")
+    objects.add(Path("pkg/config.py"), b"class AppSettings(pydantic_settings.BaseSettings):\n    api_key: str\n\n\nsettings = AppSettings()\nother = Other()\n")
+    assert objects.objects() == (("config.settings", "settings"), ("pkg.CACHE", "store"), ("store.JOBS", "store"), ("store.NOTES", "store"))

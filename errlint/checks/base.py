@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import libcst as cst
@@ -17,7 +16,6 @@ from ..extract import nodes
 from ..extract.catching import GENERIC_CATCH, catches, class_key, raised_class
 from ..extract.context import GuardFacts, guard_facts
 from ..extract.guards import parse_guard
-from ..extract.imports import project_object
 from ..extract.input_origins import argparse_options, subcommand_handlers, type_converters
 from ..extract.provenance import Provenance, provenance
 from ..extract.file_facts import FileFacts
@@ -69,7 +67,6 @@ class FileContext:
     caught: frozenset = frozenset()  # exception classes the project catches by name
     pass_through: frozenset = frozenset()  # project classes derived from a stack's ToolError, across modules
     literal_aliases: Dict[str, Tuple[str, ...]] = field(default_factory=dict)  # `Literal` aliases across modules
-    stores: frozenset = frozenset()  # containers other project modules make empty (`project_scan.Stores`)
     _guards: Dict[int, GuardFacts] = field(default_factory=dict)
     _argparse: Optional[Dict[str, Tuple[Tuple[str, ...], bool]]] = None
     _handlers: Optional[frozenset] = None
@@ -115,15 +112,15 @@ class FileContext:
 
     def resolve(self, message: Message, name: str) -> Optional[cst.CSTNode]:
         """The single assigned value of `name` where the message is, or None. A container another
-        project module makes empty (`from .store import NOTES`) resolves to the empty dict it is
-        made as there."""
+        project module makes empty (`from .store import NOTES`, `project_scan.ModuleObjects`)
+        resolves to the empty dict it is made as there."""
         scope = message.scope
         if scope is None:
             return None
         value = scope.value(name)
-        if value is None and self.stores:
+        if value is None:
             found = scope.lookup(name)
-            if len(found) == 1 and found[0].kind == "import" and project_object(found[0].qualified, Path(self.path).parent.parts[-3:]) in self.stores:
+            if len(found) == 1 and found[0].kind == "import" and found[0].origin == "store":
                 return EMPTY_STORE
         return value
 

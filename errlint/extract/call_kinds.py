@@ -46,6 +46,7 @@ from .value_names import (
     is_secret_name,
     relayed_error,
     secret_env_var,
+    secret_kind,
     snake,
 )
 
@@ -58,6 +59,19 @@ OPTION_KEY = re.compile(r"^[a-z_][a-z0-9_-]*$")
 class CallKinds:
     """Call classification for `PlaceholderKinds` (a mixin: it uses `classify`, `qualify` and `code`)."""
 
+    def _settings_class(self, name: str) -> bool:
+        """`name` is a class of the module that holds settings: a pydantic `BaseSettings`, or a class
+        that declares a field named for a secret (`api_key: str`); its instances print every field."""
+        found = self.scope.lookup(name)
+        stmt = found[0].value if len(found) == 1 and found[0].kind == "class" else None
+        if not isinstance(stmt, cst.ClassDef):
+            return False
+        if any(nodes.last_name(b.value) == "BaseSettings" for b in stmt.bases):
+            return True
+        body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()
+        fields = [small.target for line in body if isinstance(line, cst.SimpleStatementLine) for small in line.body if isinstance(small, cst.AnnAssign)]
+        return any(isinstance(t, cst.Name) and secret_kind(t.value) == SECRET for t in fields)
+
     def _classify_call(self, call: cst.Call, depth: int) -> Tuple[FrozenSet[str], str]:
         func = call.func
         qualified = self.qualify(func)
@@ -69,6 +83,8 @@ class CallKinds:
             return frozenset({BOUNDED}), ""
         if qualified in TRACEBACK_CALLS or short in ("format_exc", "format_exception", "format_tb", "format_stack"):
             return frozenset({TRACEBACK, UNBOUNDED}), code
+        if func.__class__ is cst.Name and self._settings_class(func.value):
+            return frozenset({ENV_DUMP, UNBOUNDED}), code  # `settings = Settings()`: every setting, its secrets too
         if qualified in HOME_CALLS or (short in ("home", "cwd") and nodes.dotted(func).endswith(("Path.home", "Path.cwd"))):
             return frozenset({HOME_PATH}), code
         if short in ("expanduser", "getcwd", "getcwdb") or qualified.endswith(("path.expanduser",)):

@@ -25,7 +25,7 @@ def drop_in(module: str) -> str:
 
 def project_object(qualified: str, package: Sequence[str] = ()) -> str:
     """How the project scan names an imported module-level object (`project_scan.ServerObjects`,
-    `Stores`): the defining module's last name and the object's (`pkg.common.server.mcp`,
+    `ModuleObjects`): the defining module's last name and the object's (`pkg.common.server.mcp`,
     `..common.server.mcp` -> "server.mcp"; `from . import mcp` in notes/tools.py -> "notes.mcp"),
     "" when the import names no module."""
     dots = len(qualified) - len(qualified.lstrip("."))
@@ -98,7 +98,8 @@ class ImportNotes:
                 local = alias.asname.name.value
             qualified = f"{base}.{name}" if base and not base.endswith(".") else base + name
             self.imports[local] = qualified
-            self.scope.bind(local, Binding("import", qualified=qualified))
+            origin = self.module_objects.get(project_object(qualified, self.package), "") if self.module_objects else ""
+            self.scope.bind(local, Binding("import", qualified=qualified, origin=origin))
             self._note_stack(qualified)
             if self.imported_classes:
                 self.import_exception_class(qualified)

@@ -248,7 +248,10 @@ class PlaceholderKinds(CallKinds):
                     kinds |= inner & {UNBOUNDED, HOME_PATH, ENV_DUMP, TRACEBACK, VALIDATION, SCHEMA}
             finally:
                 self._active.discard(name)
-        if not found:
+        if len(found) == 1 and found[0].origin == "settings":
+            kinds |= {ENV_DUMP, UNBOUNDED}  # `from .config import settings`: a BaseSettings object
+            detail = detail or name
+        if not found or len(found) == 1 and found[0].kind == "import":
             qualified = self.qualify(expr)
             if qualified in ENV_NAMES:
                 kinds |= {ENV_DUMP, UNBOUNDED}

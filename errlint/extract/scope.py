@@ -30,6 +30,7 @@ class Binding:
     tried: Tuple[cst.CSTNode, ...] = ()  # except: what the try body's calls operated on (paths, files)
     requests: Tuple[cst.CSTNode, ...] = ()  # except: the HTTP request calls in the try body
     order: int = 0  # except: how many bindings its scope had made when the clause bound the name
+    origin: str = ""  # import: what the project module that makes it says it is, "store" or "settings" (`ModuleObjects`)
     # def: what the function returns, each with the scope that resolves its names at the `return`
     returned: List[Tuple[cst.CSTNode, "ReachingScope"]] = field(default_factory=list)
 

@@ -75,7 +75,7 @@ TRACEBACK_CALLS = {
 # Calls whose result is under the account's home directory or the server's working directory. A
 # resolved user-given path (`Path(p).resolve()`) is not: it is the value the caller sent.
 HOME_CALLS = {"os.path.expanduser", "os.getcwd", "os.getcwdb", "pathlib.Path.home", "pathlib.Path.cwd", "Path.home", "Path.cwd"}
-ENV_NAMES = {"os.environ", "os.environ.copy", "environ", "os.environ.items"}
+ENV_NAMES = {"os.environ", "os.environ.copy", "environ", "os.environ.items", "django.conf.settings"}  # (Django's settings hold SECRET_KEY)
 HEADER_ATTRS = {"headers", "META", "COOKIES", "cookies"}  # every header, cookie (a session id) and, in Django, the WSGI environment
 VALIDATION_TYPES = ("ValidationError", "ValidationErrors", "SchemaError", "JSONSchemaValidationError")
 HTTP_ERROR_TYPES = (

@@ -6,7 +6,7 @@ table (`HANDLERS = {"csv": to_csv, ...}`). A message can list it, or interpolate
 
 An *open* set is data: records and ids read from storage or an API (`db.query(...)`, `client.list()`,
 `os.listdir(root)`, `self.users`), or a container made empty for the program to fill as it runs
-(`NOTES: dict[str, Note] = {}`, also when another module of the project makes it: `project_scan.Stores`);
+(`NOTES: dict[str, Note] = {}`, also when another module of the project makes it: `project_scan.ModuleObjects`);
 an empty table named as an allow-list or registry (`HANDLERS = {}` that decorators fill) stays closed. Listing it would be long and stale; the message should name the
 tool or command that lists it (AEM205) instead.
 

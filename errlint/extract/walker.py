@@ -58,12 +58,14 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
     """Walks one module; use `extract(module, logger_objects)`."""
 
     def __init__(self, module: cst.Module, logger_objects: Iterable[str] = (), server_objects: Iterable[Tuple[str, str]] = (),
-                 package: Tuple[str, ...] = (), imported_classes: Iterable[Tuple[str, Tuple[Tuple[str, ...], str]]] = ()):
+                 package: Tuple[str, ...] = (), imported_classes: Iterable[Tuple[str, Tuple[Tuple[str, ...], str]]] = (),
+                 module_objects: Iterable[Tuple[str, str]] = ()):
         self.module = module
         self.logger_objects = set(logger_objects)
         self.server_objects = dict(server_objects)  # "server.mcp" -> stack: servers other project modules make
         self.imported_classes = dict(imported_classes)  # "errors.NotFound" -> (bases, source): `project_scan.ExceptionClasses`
         self.imported_class_nodes: Dict[str, cst.ClassDef] = {}  # the classes of those this module imports, by name
+        self.module_objects = dict(module_objects)  # "store.NOTES" -> "store" | "settings": `project_scan.ModuleObjects`
         self.package = package  # the folders the file sits in, for `from . import mcp`
         self.imports: Dict[str, str] = {}
         self.module_scope = Scope("module")
@@ -510,13 +512,15 @@ _HANDLERS: Dict[type, Optional[Callable[[Walker, cst.CSTNode], None]]] = {}  # s
 
 
 def extract(module: cst.Module, logger_objects: Iterable[str] = (), server_objects: Iterable[Tuple[str, str]] = (),
-            package: Tuple[str, ...] = (), imported_classes: Iterable[Tuple[str, Tuple[Tuple[str, ...], str]]] = ()) -> FileFacts:
+            package: Tuple[str, ...] = (), imported_classes: Iterable[Tuple[str, Tuple[Tuple[str, ...], str]]] = (),
+            module_objects: Iterable[Tuple[str, str]] = ()) -> FileFacts:
     """Find every message in `module`.
 
     `logger_objects` are qualified names (`myapp.obs.AUDIT`) to treat as loggers besides
     `logging.getLogger()` results and logger-named variables; `server_objects` the MCP server
     objects other project modules make (`project_scan.ServerObjects`), and `package` the folders the
     file sits in; `imported_classes` the exception classes project modules define
-    (`project_scan.ExceptionClasses`).
+    (`project_scan.ExceptionClasses`), `module_objects` their stores and settings objects
+    (`project_scan.ModuleObjects`).
     """
-    return Walker(module, logger_objects, server_objects, package, imported_classes).run()
+    return Walker(module, logger_objects, server_objects, package, imported_classes, module_objects).run()

@@ -1,0 +1,105 @@
+"""A settings object printed whole shows every setting and secret it holds (AEM304), however it is
+named: an instance of a pydantic `BaseSettings` class or of a class that declares a field named for a
+secret, also when another project module makes it (`from .config import settings`,
+`project_scan.ModuleObjects`), and Django's `settings`. One setting read off it is no dump, nor is a
+plain dict of options.
+"""
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import lint
+
+from errlint.cli import main
+
+SETTINGS = '''
+import dataclasses
+import logging
+
+from pydantic_settings import BaseSettings
+
+log = logging.getLogger(__name__)
+
+
+class Settings(BaseSettings):
+    crm_url: str = "https://crm.example.com"
+    crm_api_key: str
+
+
+@dataclasses.dataclass
+class Options:
+    region: str
+    api_token: str
+
+
+@dataclasses.dataclass
+class Layout:
+    width: int
+    height: int
+
+
+settings = Settings()
+options = Options("eu", "t")
+layout = Layout(1, 2)
+config = {"retries": 3}
+
+
+def sync(contact_id):
+    if not contact_id:
+        {statement}
+'''
+
+
+@pytest.mark.parametrize("statement, flagged", [
+    ('log.info("contact %s archived; crm=%s", contact_id, settings)', True),
+    ('raise ValueError(f"contact_id is required (settings: {settings})")', True),
+    ('raise ValueError(f"contact_id is required (options: {options!r})")', True),
+    ('raise ValueError(f"contact_id is required; CRM at {settings.crm_url}")', False),
+    ('raise ValueError(f"contact_id is required (layout: {layout})")', False),
+    ('raise ValueError(f"contact_id is required (config: {config})")', False),
+])
+def test_a_settings_object_printed_whole_is_a_dump(statement, flagged):
+    found = [d.code for d in lint(SETTINGS.replace("{statement}", statement), select=["AEM304"])]
+    assert found == (["AEM304"] if flagged else [])
+
+
+def test_django_settings_printed_whole():
+    code = "from django.conf import settings\n\n\ndef f(x):\n    if not x:\n        raise ValueError(f'x is required; settings: {settings}')\n"
+    assert [d.code for d in lint(code, select=["AEM304"])] == ["AEM304"]
+
+
+def test_a_settings_object_another_module_makes(tmp_path, monkeypatch):
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "__init__.py").write_text("")
+    (tmp_path / "app" / "config.py").write_text(textwrap.dedent("""\
+        from pydantic_settings import BaseSettings
+
+
+        class AppSettings(BaseSettings):
+            exports_disabled: bool = False
+            bucket_key: str = ""
+
+
+        settings = AppSettings()
+    """))
+    (tmp_path / "app" / "api.py").write_text(textwrap.dedent("""\
+        from fastapi import FastAPI, HTTPException
+
+        from .config import settings
+
+        app = FastAPI()
+
+
+        @app.post("/exports")
+        def start_export():
+            if settings.exports_disabled:
+                raise HTTPException(status_code=503, detail=f"Exports are disabled by configuration {settings}")
+            return {}
+    """))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--select", "AEM304", "--output-format", "json", "."])
+    assert [(d["filename"].replace("\\", "/"), d["location"]["row"], d["code"]) for d in json.loads(result.output)] == [("app/api.py", 11, "AEM304")]
