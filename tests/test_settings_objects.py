@@ -3,6 +3,9 @@ named: an instance of a pydantic `BaseSettings` class or of a class that declare
 secret, also when another project module makes it (`from .config import settings`,
 `project_scan.ModuleObjects`), and Django's `settings`. One setting read off it is no dump, nor is a
 plain dict of options.
+
+The value a validator of a secret field checks is that secret (AEM301): DRF's
+`validate_old_password(self, value)`, pydantic's `@field_validator("api_key")` method's `v`.
 """
 from __future__ import annotations
 
@@ -103,3 +106,65 @@ def test_a_settings_object_another_module_makes(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "--no-cache", "--select", "AEM304", "--output-format", "json", "."])
     assert [(d["filename"].replace("\\", "/"), d["location"]["row"], d["code"]) for d in json.loads(result.output)] == [("app/api.py", 11, "AEM304")]
+
+
+# ---- the value a validator of a secret field checks is that secret ----------------------------------
+
+@pytest.mark.parametrize("code, flagged", [
+    ('''from rest_framework import serializers
+
+
+class ChangePassword(serializers.Serializer):
+    old_password = serializers.CharField(write_only=True)
+
+    def validate_old_password(self, value):
+        if not self.context["request"].user.check_password(value):
+            raise serializers.ValidationError(f"The password {value!r} does not match your current password.")
+        return value
+''', True),
+    ('''from pydantic import BaseModel, field_validator
+
+
+class Connection(BaseModel):
+    api_key: str
+
+    @field_validator("api_key")
+    @classmethod
+    def check_key(cls, v):
+        if not v.startswith("sk-"):
+            raise ValueError(f"api_key {v} must start with sk-")
+        return v
+''', True),
+    # the length of the secret, another field's validator, a validator of several fields
+    ('''from rest_framework import serializers
+
+
+class ChangePassword(serializers.Serializer):
+    def validate_new_password(self, value):
+        if len(value) < 12:
+            raise serializers.ValidationError(f"new_password must be at least 12 characters (got {len(value)}).")
+        return value
+''', False),
+    ('''from rest_framework import serializers
+
+
+class Signup(serializers.Serializer):
+    def validate_username(self, value):
+        if " " in value:
+            raise serializers.ValidationError(f"username {value!r} may not contain spaces.")
+        return value
+''', False),
+    ('''from pydantic import BaseModel, field_validator
+
+
+class Connection(BaseModel):
+    @field_validator("name", "api_key")
+    @classmethod
+    def not_blank(cls, v):
+        if not v.strip():
+            raise ValueError(f"{v!r} is blank")
+        return v
+''', False),
+])
+def test_the_value_a_secret_fields_validator_checks_is_a_secret(code, flagged):
+    assert [d.code for d in lint(code, select=["AEM301"])] == (["AEM301"] if flagged else [])

@@ -51,6 +51,7 @@ class Definitions:
         )
         self._role(info, stmt)
         info.aliases, info.switches, credentials = self._cli_options(stmt)
+        credentials |= _validated_secret(stmt, params)
         if credentials:
             params = tuple(replace(p, credential=True) if p.name in credentials else p for p in params)
             info.params = params
@@ -236,6 +237,29 @@ def _params(params: cst.Parameters, walker: Walker) -> Tuple[Param, ...]:
 
 def _decorator_target(node: cst.CSTNode) -> cst.CSTNode:
     return node.func if isinstance(node, cst.Call) else node
+
+
+_FIELD_VALIDATOR = re.compile(r"^validate_(\w+)$")
+_FIELD_VALIDATOR_DECORATORS = frozenset({"field_validator", "validator"})
+
+
+def _validated_secret(stmt: cst.FunctionDef, params) -> FrozenSet[str]:
+    """The parameter that holds a secret field's value in that field's validator: DRF's
+    `validate_old_password(self, value)`, pydantic's `@field_validator("api_key")` method's `v`."""
+    from .value_names import is_secret_name
+
+    names = [p.name for p in params if p.name not in ("self", "cls")]
+    if not names:
+        return frozenset()
+    fields = []
+    match = _FIELD_VALIDATOR.match(stmt.name.value)
+    if match is not None:
+        fields.append(match.group(1))
+    for deco in stmt.decorators:
+        call = deco.decorator
+        if isinstance(call, cst.Call) and nodes.last_name(call.func) in _FIELD_VALIDATOR_DECORATORS:
+            fields.extend(v for v in (nodes.string_value(a.value) for a in call.args if a.keyword is None) if v)
+    return frozenset({names[0]}) if fields and all(is_secret_name(f) for f in fields) else frozenset()
 
 
 def looks_exception(name: str) -> bool:

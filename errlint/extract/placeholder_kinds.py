@@ -205,6 +205,9 @@ class PlaceholderKinds(CallKinds):
                 kinds = {SECRET}  # `for key, token in headers.items()`, `for token in api_tokens`
             if MAYBE_SECRET in kinds and found and all(b.kind == "param" and b.param is not None and b.param.credential for b in found):
                 kinds = {SECRET}  # `x_token: str = Header()`, `@click.option("--token", hide_input=True)`
+        elif found and all(b.kind == "param" and b.param is not None and b.param.credential for b in found):
+            kinds.add(SECRET)  # a parameter declared a credential whatever its name: `validate_password(self, value)`
+            detail = name
         if "retry_after" in low or low in ("wait", "delay", "backoff", "wait_s", "wait_seconds", "retry_in"):
             kinds.add(RETRY_AFTER)
         if len(found) == 1:
