@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import lint
+from conftest import PREVIEW, lint
 
 APP = '''from fastapi import FastAPI, HTTPException
 
@@ -42,3 +42,27 @@ def test_a_denial_or_a_retry_beside_a_step_is_the_step(text):
 ])
 def test_a_denial_or_hand_off_alone_is_reported(text, code):
     assert _codes(text) == [code]
+
+
+@pytest.mark.parametrize("text, codes", [
+    # a number makes the object of "read"/"check" specific: a step, and the retry follows it
+    ("That code is incorrect or expired; read the current 6-digit code from the app and try again.", []),
+    ("No invoices found; check the last 30 days instead of a single day.", []),
+    # no specific object: no step
+    ("That code is incorrect or expired; check your input and try again.", ["AEM201"]),
+])
+def test_a_counted_object_makes_a_step(text, codes):
+    code = f'''from flask import Flask, jsonify, request
+
+app = Flask(__name__)
+
+
+@app.post("/2fa/verify")
+def verify():
+    code = request.get_json().get("code", "")
+    if not check_code(code):
+        return jsonify(error="{text}"), 401
+    return jsonify(ok=True)
+'''
+    found = sorted({d.code for d in lint(code, select=["AEM201", "AEM103"], settings=PREVIEW)})
+    assert found == codes

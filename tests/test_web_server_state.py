@@ -98,3 +98,25 @@ def test_django_request_meta_and_cookies_are_dumps(expr):
             "def upload(request):\n    if not request.FILES:\n        return JsonResponse({'error': f'No file in the upload: " + "{" + expr + "}" + "'}, status=400)\n"
             "    return JsonResponse({})\n")
     assert _rows(code, ["AEM304"]) == [(9, "AEM304")]
+
+
+@pytest.mark.parametrize("extra, flagged", [
+    ('', True),
+    (', headers={"Retry-After": "30"}', False),
+    (', headers=RETRY', False),
+    (', headers={"X-Request-Id": "abc"}', True),
+])
+def test_a_retry_after_header_gives_the_wait(extra, flagged):
+    code = f'''import httpx
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+app = FastAPI()
+RETRY = {{"retry-after": "30"}}
+
+
+@app.exception_handler(httpx.ReadTimeout)
+async def billing_slow(request: Request, exc: httpx.ReadTimeout):
+    return JSONResponse(status_code=504, content={{"detail": "Billing service timed out"}}{extra})
+'''
+    assert _rows(code, ["AEM206"]) == ([(11, "AEM206")] if flagged else [])

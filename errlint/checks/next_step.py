@@ -9,6 +9,7 @@ import re
 from typing import Iterable
 
 from ..extract.fixability import is_transient
+from ..extract import framework_sinks
 from ..model import RETRY_AFTER, TRACEBACK, Finding, Message
 from .base import FileContext, complete_templates, later_lines, quote, traceback_attached, translator
 from .inputs import first_failing_input
@@ -212,7 +213,9 @@ class MissingRetryGuidance(PartRule):
     `raise_for_status()`); when a 429/5xx status check leads to it; when a deadline of this run passed
     (`if time.monotonic() - start > limit:`; a stored expiry such as `token.expires_at` is not one); or
     when the text says so ("rate limit", "timed out", "unavailable", "deadline exceeded"). Advice to retry with no wait ("Please retry shortly", "try again
-    later") says that retrying helps: AEM103 (retry-without-timing) reports the missing wait there.
+    later") says that retrying helps: AEM103 (retry-without-timing) reports the missing wait there. A
+    response or HTTP error that sets a `Retry-After` header (`headers={"Retry-After": "30"}`) gives the
+    wait there.
 
     ## Why is this bad?
     Without timing an agent retries immediately and hits the limit again, or gives up on a failure that
@@ -256,6 +259,8 @@ class MissingRetryGuidance(PartRule):
     def check_part(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         if TYPED_TIMEOUT.search(str(message.extra.get("code", "") or "")) or translator(message):
             return  # a typed timeout code is the retryability signal; a type-to-code mapper cannot know
+        if framework_sinks.sets_retry_after(message.node, lambda name: ctx.resolve(message, name)):
+            return  # the `Retry-After` header the response sets says when
         facts = ctx.guard(message)
         sig = signals(ctx)
         for template in complete_templates(message):

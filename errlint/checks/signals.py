@@ -22,6 +22,8 @@ NOT_A_VERB_NEXT = (  # a noun, not a verb: "Follow-up failed", "Set-up of {x}", 
 )
 CLAUSE_START = r"(?:^|(?<=[.;:!?\u2014\u2013(])\s*|(?<=\s-)\s+|(?<=\s--)\s+|(?<=,)\s*(?:then\s+|or\s+|and\s+)?|\b(?:then|or|and|instead|please|to fix(?: this)?,?|otherwise,?)\s+)"
 CONCRETE_STATE = re.compile(r"\b(?:is|are) (?:properly |correctly )?(?:installed|set|exported|running|reachable|configured|defined|on (?:your )?PATH)\b", re.I)
+# an object a number makes specific: "read the current 6-digit code", "check the last 30 days"
+COUNTED_OBJECT = re.compile(r"^\W*(?:the |a |an |your )?(?:\w+ ){0,2}\d+(?:-\w+)?\b")
 YOU_CAN = re.compile(r"\byou (?:can|may|must|should|need to|have to|'ll need to|will need to|might want to) \w+", re.I)
 IDENTIFIER = re.compile(
     r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\b[A-Z]{2,}[-_][A-Z0-9-]+\b|\b[A-Za-z]+-\d+\b|'[^'\s]{1,40}'|\"[^\"\s]{1,40}\"|`[^`]+`"
@@ -72,7 +74,8 @@ class Signals:
             return found.group(0).strip()
         for match in self.needs_object.finditer(prose):
             rest = match.group("rest")
-            if self.code.search(rest) or PLACEHOLDER_MARK in rest or re.search(r"['\"][^'\"]+['\"]", rest) or _mentions_tool(rest, tools) or CONCRETE_STATE.search(rest):
+            if self.code.search(rest) or PLACEHOLDER_MARK in rest or re.search(r"['\"][^'\"]+['\"]", rest) or _mentions_tool(rest, tools) or CONCRETE_STATE.search(rest) \
+                    or COUNTED_OBJECT.search(rest):
                 return match.group(0).strip()
         found = None if action else self.code.search(prose)
         if found:

@@ -253,6 +253,19 @@ def _dict_templates(builder: TemplateBuilder, body: cst.Dict, depth: int, by_fie
     return out or [Template((), (), True)]
 
 
+def sets_retry_after(node: cst.CSTNode, resolve: Callable[[str], Optional[cst.CSTNode]]) -> bool:
+    """The response or HTTP error sets a `Retry-After` header (`JSONResponse(..., headers={"Retry-After":
+    "30"})`, `HTTPException(503, ..., headers=...)`, a headers dict bound to a name first): the client
+    reads the wait there."""
+    call = node.exc if isinstance(node, cst.Raise) else node
+    headers = nodes.keyword_arg(call, "headers") if isinstance(call, cst.Call) else None
+    if isinstance(headers, cst.Name):
+        headers = resolve(headers.value)
+    if not isinstance(headers, cst.Dict):
+        return False
+    return any(isinstance(el, cst.DictElement) and (nodes.string_value(el.key) or "").lower() == "retry-after" for el in headers.elements)
+
+
 def jsonrpc_result_texts(keys: Dict[str, cst.CSTNode], in_handler: bool) -> List[cst.CSTNode]:
     """Text nodes of a hand-built JSON-RPC `result` that reports an error without `isError`: the
     reply is built in an `except` handler, or its text opens with a failure word."""
