@@ -273,3 +273,43 @@ def test_a_generic_message_that_says_the_inputs_name_is_not_told_it_names_no_inp
     found = lint(code, select=["AEM101"], settings=PREVIEW)
     assert [d.code for d in found] == ["AEM101"]
     assert found[0].message.endswith(text)
+
+
+@pytest.mark.parametrize("code, text", [
+    # a dict of fields the code fills by literal keys, a list of texts it appends
+    ('''from rest_framework import serializers
+
+
+def validate(data):
+    errors = {}
+    if not data.get("name"):
+        errors["name"] = "This field is required."
+    if errors:
+        raise serializers.ValidationError(errors)
+''', '"name": This field is required.'),
+    ('''def check(items):
+    problems = []
+    for item in items:
+        if item < 0:
+            problems.append(f"negative: {item}")
+    if problems:
+        raise ValueError(problems)
+''', "negative: {item}"),
+])
+def test_a_structure_the_code_fills_holds_what_was_put_in_it(code, text):
+    assert _texts(code) == [[text]]
+
+
+def test_a_structure_filled_by_computed_keys_is_unknown():
+    code = '''from rest_framework import serializers
+
+
+def validate(data, fields):
+    errors = {}
+    for field in fields:
+        errors[field] = "This field is required."
+    raise serializers.ValidationError(errors)
+'''
+    assert _texts(code) == [["{errors}<unknown>"]]  # before: read as a complete, empty text
+    # and no rule reads the empty text as the whole message
+    assert [d.code for d in lint(code, settings=PREVIEW)] == []

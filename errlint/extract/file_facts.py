@@ -183,13 +183,13 @@ class FactsAssembly:
         if extra.get("messageless"):
             templates: List[Template] = [Template((), (), True)]
         elif extra.get("body"):
-            templates = framework_sinks.body_templates(builder, raw.expr, builder.scope.value)
+            templates = framework_sinks.body_templates(builder, raw.expr)
         elif extra.get("composed") is not None:
             templates = exception_templates.at_raise(builder.build(extra["composed"]))
-        elif raw.kind in STRUCTURED_KINDS and framework_sinks.is_structure(raw.expr, builder.scope.value):
+        elif raw.kind in STRUCTURED_KINDS and framework_sinks.structure_of(raw.expr, builder.scope) is not None:
             # (a `ValidationError` of DRF, Django or marshmallow takes a dict of field names to texts)
             by_field = raw.callee.rsplit(".", 1)[-1] == "ValidationError"
-            templates = framework_sinks.body_templates(builder, raw.expr, builder.scope.value, by_field)
+            templates = framework_sinks.body_templates(builder, raw.expr, by_field)
         elif raw.kind in ("stderr", "stdout") and len(raw.args) > 1:
             templates = builder.build(raw.args[0])
             for arg in raw.args[1:]:

@@ -25,6 +25,7 @@ from ..model import Template
 from . import nodes
 from .string_formats import join
 from .templates import TemplateBuilder
+from .value_sets import empty_container
 
 MESSAGE_FIELDS = ("message", "detail", "error", "title", "description", "reason", "msg", "error_description", "error_message", "errors",
                   "non_field_errors", "__all__")  # DRF's and Django's errors of no one field
@@ -167,12 +168,24 @@ def http_exception_messageless(callee: str, call: cst.Call) -> Tuple[bool, Optio
     return True, status
 
 
-def is_structure(node: Optional[cst.CSTNode], resolve: Callable[[str], Optional[cst.CSTNode]]) -> bool:
-    """A message argument that is a structure, not text: a dict, a list or tuple, `dict(k=...)`, or
-    a name bound once to one (`HTTPException(400, detail={...})`, DRF `ValidationError({"qty": [...]})`)."""
+def structure_of(node: Optional[cst.CSTNode], scope) -> Optional[cst.CSTNode]:
+    """The structure a message argument is, or None when it is text: a dict, a list or tuple, `dict(k=...)`,
+    or what a name bound once to one holds (`HTTPException(400, detail=body)`). A container made empty
+    and filled by the code holds what was put in it: `errors["name"] = "..."` fills a dict of those
+    fields, `problems.append(f"...")` a list of those texts; filled any other way, it is unknown."""
     if isinstance(node, cst.Name):
-        node = resolve(node.value)
-    return isinstance(node, (cst.Dict, cst.List, cst.Tuple)) or _keyword_dict(node) is not None
+        name = node.value
+        node = scope.value(name) if scope is not None else None
+        if empty_container(node):
+            keyed, filled = scope.keyed_items(name), scope.mutated(name)
+            if keyed and len(filled) == 2 * len(keyed):  # every fill is `errors["field"] = text`
+                return cst.Dict([cst.DictElement(cst.SimpleString(repr(key)), value) for key, value in keyed])
+            if filled and not keyed and node.__class__ is not cst.Dict:
+                return cst.List([cst.Element(value) for value in filled])
+            return None
+    if isinstance(node, (cst.Dict, cst.List, cst.Tuple)):
+        return node
+    return _keyword_dict(node)
 
 
 def _keyword_dict(node: Optional[cst.CSTNode]) -> Optional[cst.Dict]:
@@ -182,17 +195,12 @@ def _keyword_dict(node: Optional[cst.CSTNode]) -> Optional[cst.Dict]:
     return None
 
 
-def body_templates(builder: TemplateBuilder, body: cst.CSTNode, resolve: Callable[[str], Optional[cst.CSTNode]],
-                   by_field: bool = False) -> List[Template]:
+def body_templates(builder: TemplateBuilder, body: cst.CSTNode, by_field: bool = False) -> List[Template]:
     """The templates of a response body or a structured message: a string as itself, a dict taken
-    apart by field, a list as its items one after the other. `by_field`: the dict's keys are the
-    names of the fields that failed (`ValidationError({"quantity": ["Must be at least 1."]})`), which
-    the reader sees with each text."""
-    if isinstance(body, cst.Name):
-        bound = resolve(body.value)
-        if isinstance(bound, (cst.Dict, cst.List, cst.Tuple)) or _keyword_dict(bound) is not None:
-            body = bound
-    return _value_templates(builder, _keyword_dict(body) or body, 0, by_field)
+    apart by field, a list as its items one after the other (`structure_of`). `by_field`: the dict's
+    keys are the names of the fields that failed (`ValidationError({"quantity": ["Must be at least
+    1."]})`), which the reader sees with each text."""
+    return _value_templates(builder, structure_of(body, builder.scope) or body, 0, by_field)
 
 
 _SPACE = Template((" ",), (), True)
