@@ -21,7 +21,7 @@ from . import project_summary
 from .families import family_of
 from .extract.catching import raised_class
 from .extract.provenance import Provenance
-from .reachability import INTERNAL, audience_of
+from .reachability import FORWARDED, INTERNAL, audience_of
 from .extract.walker import extract
 from .locator import Locator
 from .model import Diagnostic, Finding, Level, Location
@@ -34,6 +34,11 @@ from .run_context import FileResult, RunContext
 from .syntax_errors import MAX_FILE_BYTES, _compile_problem, _nested_diagnostic, _newer_syntax_on, parse, too_large
 
 LEAK_ONLY_ROLES = {"dunder"}
+# the rule judged again on a helper's message whose parameters an entry point's inputs may reach, the
+# audiences it applies to, and the roles of the entry points whose inputs are their own parameters
+FORWARDED_RULE = "AEM203"
+FORWARDED_AUDIENCES = ("agent", "cli", "reply")
+ENTRY_ROLES = ("tool", "cli", "lowlevel")
 # Exception classes whose name declares an internal invariant ("this should be unreachable"): their
 # messages are for the library's developers (like an AssertionError's), so only leak rules apply.
 INTERNAL_CLASS = re.compile(r"(Logic|Internal|Assertion|Unreachable|Invariant|Programming|Bug)(Error|Exception)?$")
@@ -204,6 +209,7 @@ def _judge(name: str, module: cst.Module, text: str, run: RunContext, rules: Lis
     findings: Dict[object, List[Tuple[Rule, Finding]]] = {None: []}
     internal: List[Diagnostic] = []
     variants: List[dict] = []
+    forwarded = next((r for r in rules if r.code == FORWARDED_RULE), None)
     for index, message in enumerate(facts.messages):
         function = message.context.function
         leak_only = function is not None and function.role in LEAK_ONLY_ROLES or bool(INTERNAL_CLASS.search(message.callee))
@@ -240,9 +246,17 @@ def _judge(name: str, module: cst.Module, text: str, run: RunContext, rules: Lis
             _run_rules(message, rules, ctx, leak_only, group, internal, name)
             if group and function is not None and function.param_names:
                 # the same message when no call passes the function caller input (`parameter_inputs`)
-                _run_internal(message, rules, ctx, leak_only, findings.setdefault((index, audience + INTERNAL), []), internal, name)
+                _run_flagged(message, rules, ctx, leak_only, findings.setdefault((index, audience + INTERNAL), []), internal, name, "internal_params")
                 if "gp" not in record:  # the same for every audience
                     record["gp"] = guard_params(message, ctx)
+            if forwarded is not None and not leak_only and audience_of(audience) in FORWARDED_AUDIENCES and function is not None \
+                    and function.param_names and function.role not in ENTRY_ROLES and not any(r is forwarded for r, _ in group):
+                # the same message when its parameters are an entry point's inputs passed on (`reachability._forwarded`)
+                added = findings.setdefault((index, audience + FORWARDED), [])
+                _run_flagged(message, [forwarded], ctx, False, added, internal, name, "forwarded_params")
+                if added:
+                    record.setdefault("gp", guard_params(message, ctx))
+                    record.setdefault("words", sorted({w for t in message.templates for w in re.findall(r"[a-z0-9_]+", t.literal.lower())}))
         if cls is not None and kind == "raise" and (findings.get((index, "cli")) or run.locate_all):
             message.profile = "cli"  # judged as a CLI user reads it (the environment is theirs)
             if internal_invariant(message, ctx, state_is_own=True):
@@ -294,15 +308,18 @@ def guard_params(message, ctx: FileContext) -> List[str]:
     return sorted(p for p in params if Provenance(message.scope, internal=params - {p}).inputs(subjects))
 
 
-def _run_internal(message, rules: Sequence[Rule], ctx: FileContext, leak_only: bool, out: List[Tuple[Rule, Finding]], internal: List[Diagnostic], name: str) -> None:
-    """Run the rules on `message` with its function's parameters carrying no caller input."""
+def _run_flagged(message, rules: Sequence[Rule], ctx: FileContext, leak_only: bool, out: List[Tuple[Rule, Finding]], internal: List[Diagnostic], name: str, flag: str) -> None:
+    """Run the rules on `message` with `message.extra[flag]` set: "internal_params", its function's
+    parameters carrying no caller input; "forwarded_params", its function's parameters standing for
+    an entry point's inputs."""
     saved = (message.provenance, message.guard_facts)
-    message.extra["internal_params"] = True
-    message.provenance = message.guard_facts = None
+    message.extra[flag] = True
+    if flag == "internal_params":  # input provenance and guard facts are computed again without it
+        message.provenance = message.guard_facts = None
     try:
         _run_rules(message, rules, ctx, leak_only, out, internal, name)
     finally:
-        del message.extra["internal_params"]
+        del message.extra[flag]
         message.provenance, message.guard_facts = saved
 
 

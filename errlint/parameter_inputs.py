@@ -86,7 +86,7 @@ def input_params(model: ProjectModel, entries: Set[str]) -> Dict[str, Set[str]]:
                 for slot, kind in site:
                     if kind == "*":
                         new = every[target]
-                    elif kind == "s" or kind.startswith("p:") and set(kind[2:].split(",")) & inputs.get(caller, set()):
+                    elif kind == "s" or kind[:2] in ("p:", "d:") and set(kind[2:].split(",")) & inputs.get(caller, set()):
                         param = _parameter(sig, slot, method)
                         new = {param} if param else set()
                     else:
@@ -97,13 +97,73 @@ def input_params(model: ProjectModel, entries: Set[str]) -> Dict[str, Set[str]]:
     return inputs
 
 
-class ParameterInputs:
-    """Lazily computed `input_params` for one project model."""
+Forwarded = Dict[str, Dict[str, Set[Tuple[str, str]]]]
 
-    def __init__(self, model: ProjectModel, entries: Set[str]):
+
+def forwarded_params(model: ProjectModel, entries: Dict[str, str]) -> Forwarded:
+    """fq -> parameter -> the (entry point, its parameter) whose value the parameter receives.
+
+    `entries` maps the entry points that take their inputs as parameters (MCP tools, click and
+    typer commands) to their audience. A helper's parameter stands for an entry point's input when
+    a call passes it a value computed from that one input alone (`_check_limit(limit)`,
+    `_check_range(int(offset), 0, 100)`), from the entry point itself or through other helpers that
+    pass it on. A value computed from several inputs stands for none of them."""
+    calls, _ = model.incoming()
+    out: Forwarded = {}
+    for fq in entries:
+        fn = model.functions.get(fq)
+        if fn is not None:
+            out[fq] = {p: {(fq, p)} for p in _all(fn.get("params") or [[], [], "", ""])}
+    sites: List[Tuple[str, str, list]] = []
+    for target, edges in calls.items():
+        for caller, name, _ in edges:
+            if is_test_module(model.module_of[caller]):
+                continue
+            for site in model.functions[caller].get("args", {}).get(name) or ():
+                sites.append((target, caller, site))
+    changed, rounds = True, 0
+    while changed and rounds < 20:
+        changed, rounds = False, rounds + 1
+        for target, caller, site in sites:
+            given = out.get(caller)
+            fn = model.functions.get(target)
+            if not given or fn is None or target in entries:
+                continue
+            sig = fn.get("params") or [[], [], "", ""]
+            method = bool(fn["cls"]) and bool(sig[0]) and sig[0][0] in ("self", "cls")
+            for slot, kind in site:
+                source = kind[2:] if kind.startswith("d:") else ""
+                if source not in given:
+                    continue
+                param = _parameter(sig, slot, method)
+                if not param or param in (sig[2], sig[3]):
+                    continue  # gathered into `*args` or `**kwargs`: no one parameter stands for it
+                have = out.setdefault(target, {}).setdefault(param, set())
+                if not given[source] <= have:
+                    have |= given[source]
+                    changed = True
+    return out
+
+
+class ParameterInputs:
+    """Lazily computed `input_params` and `forwarded_params` for one project model."""
+
+    def __init__(self, model: ProjectModel, entries: Set[str], named_entries: Optional[Dict[str, str]] = None):
         self.model = model
         self.entries = entries
+        self.named_entries = named_entries or {}
         self._inputs: Optional[Dict[str, Set[str]]] = None
+        self._forwarded: Optional[Forwarded] = None
+
+    def forwarded(self, fq: str, params: Sequence[str], audience: str) -> List[Tuple[str, str, str]]:
+        """(parameter of `fq`, entry point, the entry point's input) for each of `params` that
+        receives one input of an entry point of `audience` (`forwarded_params`)."""
+        if not params or not self.named_entries:
+            return []
+        if self._forwarded is None:
+            self._forwarded = forwarded_params(self.model, self.named_entries)
+        found = self._forwarded.get(fq, {})
+        return sorted((p, entry, name) for p in params for entry, name in found.get(p, ()) if self.named_entries.get(entry) == audience)
 
     def fixed(self, fq: str, params: Sequence[str]) -> bool:
         """True when none of `params` (parameters of `fq`, the ones a guard tests) carries caller

@@ -18,18 +18,26 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from .entry_points import AUDIENCE_ORDER
 from .extract.catching import catches, crashes_a_command, not_an_http_error
+from .checks.inputs import CONTAINERS, CONTEXT_OBJECTS
 from .model import Diagnostic
 from .parameter_inputs import ParameterInputs
 from .project_model import DETACHED, RELAYED, ProjectModel, is_test_module
 
 MAX_NAMED = 3
+NOT_INPUTS = frozenset(CONTEXT_OBJECTS | CONTAINERS)  # parameters of an entry point that carry no one input
 NOBODY = "none"  # the variant of a raise that every path from an entry point catches and replaces
 INTERNAL = "|internal"  # suffix of a variant judged with the function's parameters carrying no input
+# suffix of the findings a helper's message adds when its parameters receive an entry point's inputs
+# (`parameter_inputs.forwarded_params`): judged with them as that entry point's inputs
+FORWARDED = "|forwarded"
 
 
 def audience_of(key: str) -> str:
-    """The audience of a variant key (`cli` for `cli|internal`)."""
-    return key[:-len(INTERNAL)] if key.endswith(INTERNAL) else key
+    """The audience of a variant key (`cli` for `cli|internal` or `cli|forwarded`)."""
+    for suffix in (INTERNAL, FORWARDED):
+        if key.endswith(suffix):
+            return key[:-len(suffix)]
+    return key
 
 
 class Reach:
@@ -62,7 +70,9 @@ class Reach:
         self._raised: Dict[Tuple[str, str, str], Tuple[Optional[str], Tuple[str, ...]]] = {}
         self.exc_reason: Dict[Tuple[str, str, str], str] = {}  # see raise_audience
         self.crashes: Set[Tuple[str, str, str]] = set()  # see raise_audience
-        self.params = ParameterInputs(model, set(self.roots))
+        # the entry points whose inputs are their parameters: MCP tools, click and typer commands
+        named = {node: aud for node, aud, label in self.entries if label.startswith(("MCP tool", "CLI command"))}
+        self.params = ParameterInputs(model, set(self.roots), named)
         self._replaced: Dict[Tuple[str, str], bool] = {}
         self.entry_modules = {model.module_of.get(node, node.partition(":")[2]) for node, _, _ in self.entries}
         tools = [node for node, aud, _ in self.entries if aud == "agent"]
@@ -202,6 +212,12 @@ class Reach:
             out.append(parent[out[-1]])  # type: ignore[arg-type]
         return tuple(reversed(out))
 
+    def inputs_of(self, node: str) -> List[str]:
+        """The inputs an entry point takes as its parameters: context objects and containers of
+        arguments left out."""
+        params = (self.model.functions.get(node) or {}).get("params") or [[], [], "", ""]
+        return [p for p in params[0] + params[1] if p not in NOT_INPUTS]
+
     def entry_label(self, node: str) -> str:
         return f"{node} ({self.labels.get(node, 'entry point')})"
 
@@ -273,17 +289,53 @@ def judge(base: Sequence[Diagnostic], variants: Sequence[dict], reach: Reach, mo
         key, entries, note = choose(reach, module, record)
         if key + INTERNAL in record["by"] and reach.params.fixed(function_key(module, record), record.get("gp", ())):
             key += INTERNAL
-        choices.append(f"{key}|{'/'.join(entries)}|{note}")
+        added = [] if key == NOBODY or key.endswith(INTERNAL) else _forwarded(reach, module, record, key)
+        choices.append(f"{key}|{'/'.join(entries)}|{note}|{len(added)}")
         picked = [] if key == NOBODY else record["by"].get(key)
         if picked is None:  # an audience the per-file pass did not expect: keep the file's own judgement
             key, entries, note = record.get("local", ""), (), ""
             picked = record["by"].get(key)
         if picked is None:
             continue
+        audience = audience_of(key)
         for d in picked:
-            audience = audience_of(key)
             out.append(replace(d, message=d.message + note if note else d.message, audience="agent" if audience == "reply" else audience, entry_points=entries))
+        for d, label in added:
+            out.append(replace(d, audience="agent" if audience == "reply" else audience, entry_points=(label,)))
     return out, ";".join(choices)
+
+
+def _forwarded(reach: Reach, module: str, record: dict, key: str) -> List[Tuple[Diagnostic, str]]:
+    """The findings a helper's message adds when the parameters its guard tests receive the inputs
+    of an entry point of the chosen audience (a tool's `limit` passed on to `_check_limit(limit)`):
+    each names the helper's parameter, and the entry point's input when it is called otherwise.
+    A message that names the entry point's input under its own name is not reported."""
+    found = record["by"].get(key + FORWARDED)
+    if not found:
+        return []
+    audience = "agent" if key == "reply" else key
+    links = reach.params.forwarded(function_key(module, record), record.get("gp", ()), audience)
+    out = []
+    words = record.get("words", ())
+    for d in found:
+        for param, entry, name in links:
+            if f"`{param}`" not in d.message or name != param and _word_named(name, words) or name in NOT_INPUTS:
+                continue
+            if len(reach.inputs_of(entry)) < 2:
+                continue  # the entry point's one input: its reader knows which failed
+            kind = reach.labels.get(entry, "")
+            short = kind if kind.startswith("MCP tool `") else f"command `{entry.rsplit('.', 1)[-1]}`"
+            where = f"`{param}` receives the input `{name}` of {short}" if name != param else f"an input of {short}, passed on here"
+            out.append((replace(d, message=f"{d.message} ({where})"), reach.entry_label(entry)))
+            break
+    return out
+
+
+def _word_named(name: str, words: Sequence[str]) -> bool:
+    """`name` (`max_results`) or its words said together (`max results`) are in the message's words."""
+    parts = [w for w in name.lower().split("_") if w]
+    joined = " ".join(words)
+    return name.lower() in words or bool(parts) and f" {' '.join(parts)} " in f" {joined} "
 
 
 def explain(reach: Reach, module: str, record: dict) -> List[str]:

@@ -93,8 +93,17 @@ def _site(code: str) -> list:
 def test_argument_kinds():
     args, refs = _site("import os, helpers\nLIMIT = 3\ndef caller(a, b, *rest, **kw):\n    x = a.strip()\n    t = {'k': 1}\n"
                        "    helpers.f(1, x, LIMIT, t[b], os.environ['HOME'], *rest, key=b, **kw)\n")
-    assert args["helpers.f"] == [[[0, "c"], [1, "p:a"], [2, "c"], [3, "c"], [4, "s"], ["*", "*"], ["key", "p:b"], ["*", "*"]]]
+    # `x = a.strip()` and `b` pass the input on as sent ("d:"); `t[b]` is a record found with it ("c")
+    assert args["helpers.f"] == [[[0, "c"], [1, "d:a"], [2, "c"], [3, "c"], [4, "s"], ["*", "*"], ["key", "d:b"], ["*", "*"]]]
     assert refs == [["LIMIT", "helpers.f"]]  # names passed on, with the call they go to (a function would run in it); locals are left out
+
+
+def test_argument_built_from_an_input_is_not_the_input():
+    """A value built from one input (a query around it, a field or record reached through it) is
+    input, but it does not stand for the input: "p:", not "d:"."""
+    args, _ = _site("import helpers\ndef caller(a, ctx, n):\n    q = f'SELECT * FROM t ORDER BY {a}'\n    m = int(n) if n else 0\n"
+                    "    helpers.f(q, ctx.client, a + '.json', int(n.strip()), m)\n")
+    assert args["helpers.f"] == [[[0, "p:a"], [1, "p:ctx"], [2, "p:a"], [3, "d:n"], [4, "p:n"]]]
 
 
 def test_fixpoint_over_a_chain():

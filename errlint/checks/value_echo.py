@@ -250,7 +250,9 @@ def _names_param(template: Template, param: str, function, declared: Tuple[str, 
 # listings": what the input must hold)
 _FAILED_BEFORE = (r"\b(?:(?:invalid|unknown|bad|wrong|malformed|unsupported|missing|empty|illegal|unrecognized|unrecognised|too many|too few|\w+ed)\s+(?:\w+\s+)?"
                   r"|(?:not|n't)(?: look| seem)?(?: like| to be)? (?:a|an|the) (?:valid |proper |well-formed )?"
-                  r"|(?:needs?|requires?|expects?|takes?|accepts?)\s+(?:\w+\s+){0,2})")
+                  r"|(?:needs?|requires?|expects?|takes?|accepts?)\s+(?:\w+\s+){0,2}"
+                  # what the reader is asked for, in the same clause: "Please specify a database + schema"
+                  r"|\b(?:specify|provide|supply|pass|enter|choose|select|give)\s+[^.;:!?]{0,40}?\b)")
 _FAILED_AFTER = r"(?:\s+\w+)?\s+(?:is|are|was|were|must|should|cannot|can't|needs?|has|have|does|do|did|looks?|contains?|exceeds?|not|already|\w+ed)\b"
 
 
@@ -316,6 +318,12 @@ class MissingInputName(PartRule):
     Neither is a parameter that only switches the failure on or off (`if not ignore: raise ...`
     with `--ignore` declared `is_flag=True`): it is not the input that failed.
 
+    A helper that a tool or command hands one of its inputs to, as sent or converted
+    (`_check_limit(limit)`, `require_positive(int(page_size))`, in any module of the project), is
+    judged as that entry point's code when the entry point takes more than one input; the finding
+    says which input of which tool the helper's parameter receives. A helper that is given the
+    input's name to put in its text (`require("timezone", tz)`) names it.
+
     ## Why is this bad?
     With several arguments, "must be positive" leaves the agent guessing which one. The MCP spec's
     example names the field: "Invalid departure date: must be in the future".
@@ -363,7 +371,8 @@ class MissingInputName(PartRule):
             return  # (argparse names the argument in front of anything a `type=` converter raises)
         # (not a low-level `call_tool` handler: which arguments the called tool takes, and so whether
         # naming one tells the reader anything, is in its inputSchema, which errlint does not read)
-        entry = function.role in ("tool", "cli")
+        # (or a helper judged with its parameters as the inputs an entry point passes it: `engine`)
+        entry = function.role in ("tool", "cli") or bool(message.extra.get("forwarded_params"))
         facts = ctx.guard(message)
         found = failing_input_kinds(message, ctx)
         # a parameter of the tool or command itself, a field of its arguments (`arguments["issue_id"]`,
@@ -389,6 +398,8 @@ class MissingInputName(PartRule):
                 continue
             if _shows_value(template, message, inputs, facts):
                 continue  # "Issue 42 not found": the reader matches the value it sent to the input it sent it in
+            if message.extra.get("forwarded_params") and _shows_other_param(template, function, inputs):
+                continue  # `require("timezone", tz)`: a helper told the input's name shows it
             p = inputs[0]
             shown = _display_name(p, function, declared(p))
             tested = [q for q in inputs if q in facts.value_subjects]
@@ -412,6 +423,13 @@ def _names_field(template: Template, inputs, facts) -> bool:
     """The message names the field of a failing input that the guard tested (`order.quantity`)."""
     fields = {a.split(".", 1)[1] for a in facts.attributes if a.split(".", 1)[0] in inputs}
     return any(len(f) >= 3 and mentions(template, f) for f in fields)
+
+
+def _shows_other_param(template: Template, function, inputs) -> bool:
+    """The message shows a parameter of the function other than the failing inputs: a helper that
+    is passed the input's name, or a label for it, to put in the message."""
+    others = set(function.param_names) - set(inputs) - {"self", "cls"}
+    return bool({re.match(r"\w*", h.expr.strip()).group(0) for h in template.placeholders} & others)
 
 
 def _shows_value(template: Template, message: Message, inputs, facts) -> bool:

@@ -7,6 +7,8 @@ str); `kind` is
   (`member.name` of an archive, `TABLE[key]`), a value computed from those;
 - "s": input from a source of its own (a request, `sys.argv`, the environment);
 - "p:a,b": computed from the calling function's parameters `a` and `b` (input when they are);
+- "d:a": parameter `a` itself, converted or transformed at most (`int(a)`, `a.strip()`): input when
+  `a` is, and the callee's parameter stands for `a` (`errlint.parameter_inputs.forwarded_params`);
 - "*": a spread (`*args`, `**kw`): any parameter may receive anything.
 """
 from __future__ import annotations
@@ -19,6 +21,7 @@ import libcst as cst
 
 from . import nodes
 from .builtin_methods import dispatchable
+from .input_origins import CONVERSIONS, VALUE_METHODS
 from .provenance import Provenance
 
 Site = List[List[Union[int, str]]]
@@ -69,8 +72,32 @@ def classify_call(call: cst.Call, source: Provenance, fixed: Provenance, params:
             # response is the world's answer, so only `history` counts
             used = [p for p in candidates if alone is None or alone(p).is_input(arg.value)] or candidates
             kind = "p:" + ",".join(used) if used else "s"
+            if len(used) == 1 and passes_on(arg.value, used[0], source.scope):
+                kind = "d:" + used[0]
         site.append([slot, kind])
     return site
+
+
+def passes_on(expr: cst.CSTNode, param: str, scope, depth: int = 0) -> bool:
+    """`expr` is parameter `param`'s value as the caller sent it, or converted or transformed
+    (`limit`, `int(limit)`, `name.strip().lower()`, `n` for `n = int(limit)`): the callee's parameter
+    then stands for that input. A value built from it (`f"SELECT ... {sort_by}"`), a field or a
+    record reached through it (`ctx.client`, `db.get(key)`) stands for something else."""
+    cls = expr.__class__
+    if cls is cst.Name:
+        bindings = scope.lookup(expr.value) if scope is not None else ()
+        if expr.value == param and any(b.kind == "param" for b in bindings):
+            return all(b.kind == "param" for b in bindings)
+        return depth < 4 and bool(bindings) and all(
+            b.kind == "assign" and b.value is not None and passes_on(b.value, param, scope, depth + 1) for b in bindings)
+    if cls is cst.Call:
+        func = expr.func
+        name = nodes.last_name(func)
+        if func.__class__ is cst.Attribute and name in VALUE_METHODS:
+            return passes_on(func.value, param, scope, depth)
+        positional = [a for a in expr.args if a.keyword is None and not a.star]
+        return name in CONVERSIONS and len(positional) == 1 and passes_on(positional[0].value, param, scope, depth)
+    return False
 
 
 _CHAINS = frozenset({cst.Attribute, cst.Call, cst.Subscript})

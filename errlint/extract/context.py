@@ -231,6 +231,11 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
             _comparison(node, facts, resolve, neg, weak)
         elif isinstance(node, cst.Call):
             _call(node, facts, neg, resolve)
+        elif isinstance(node, cst.BinaryOperation):
+            computed = ops.arithmetic_operands(node)  # `if minutes % 5:`: the value failed a test of its arithmetic
+            facts.subjects |= computed
+            if len(computed) == 1:
+                facts.value_subjects |= computed
         elif isinstance(node, (cst.Name, cst.Attribute)):
             facts.subjects.add(nodes.root_name(node))
             if neg:
@@ -268,6 +273,20 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
         op = target.operator
         right = target.comparator
         subject = ops.subject(left)
+        if isinstance(left, cst.BinaryOperation) and not isinstance(op, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
+            computed = ops.arithmetic_operands(left)
+            if computed:
+                # `width % 8 != 0`, `offset + 2 > len(data)`: the values the arithmetic is done on
+                # failed; the bound is on what was computed, not on any one of them. Computed from
+                # several (`width * height > MAX_PIXELS`, `nl + csv + tsv >= 2`), no one value failed.
+                other = ops.arithmetic_operands(right) if nodes.number_text(right) is None else set()
+                facts.subjects |= computed | other
+                if ops.is_len(right):
+                    facts.counted.add(ops.subject(right))  # `position + 2 > len(data)`: a count of the input's items
+                if len(computed) == 1:
+                    facts.value_subjects |= computed | other
+                left = right
+                continue
         if weak and isinstance(op, (cst.In, cst.NotIn, cst.Equal, cst.NotEqual)):
             facts.subjects.add(subject if nodes.string_value(left) is None else ops.subject(right))
             left = right

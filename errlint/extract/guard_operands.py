@@ -3,7 +3,7 @@ literal or named collection, the comparison operators as text, and where an HTTP
 against literals can be one of them (`status_within`). Read by `context.guard_facts`."""
 from __future__ import annotations
 
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -118,6 +118,22 @@ def tested(node: cst.CSTNode, subject: str) -> str:
     """`field.field_type` when that attribute of `subject` is what is compared; "" otherwise."""
     dotted = nodes.dotted(node) if isinstance(node, cst.Attribute) else ""
     return dotted if dotted and dotted != subject else ""
+
+
+def arithmetic_operands(node: cst.CSTNode) -> Set[str]:
+    """The subjects of the values an arithmetic test is computed from (`width` for `width % 8`,
+    `width` and `height` for `width * height`), fixed numbers and constants left out."""
+    found: Set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, cst.BinaryOperation):
+            stack.extend((item.left, item.right))
+        elif isinstance(item, cst.UnaryOperation):
+            stack.append(item.expression)
+        elif nodes.number_text(item) is None and nodes.string_value(item) is None and not is_constant(item):
+            found.add(subject(item))
+    return found - {""}
 
 
 def is_len(node: cst.CSTNode) -> bool:
