@@ -63,6 +63,7 @@ def run_key(run: RunContext) -> str:
     h.update(repr(run.literal_aliases).encode())
     h.update(repr(run.server_objects).encode())
     h.update(repr(run.module_objects).encode())
+    h.update(repr(run.module_constants).encode())
     h.update(repr(run.exception_classes).encode())
     h.update(repr(sorted(run.mcp_versions.items())).encode())
     h.update(repr(run.ignore_noqa).encode())

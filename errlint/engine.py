@@ -185,8 +185,8 @@ def analyse(name: str, module: cst.Module, text: str, run: RunContext) -> FileRe
     if not rules:
         return FileResult(name, [], text)
     try:
-        package = Path(name).parent.parts[-3:] if run.server_objects or run.exception_classes or run.module_objects else ()
-        facts = extract(module, run.settings.logger_objects, run.server_objects, package, run.exception_classes, run.module_objects)
+        package = Path(name).parent.parts[-3:] if run.server_objects or run.exception_classes or run.module_objects or run.module_constants else ()
+        facts = extract(module, run.settings.logger_objects, run.server_objects, package, run.exception_classes, run.module_objects, run.module_constants)
     except RecursionError:
         return FileResult(name, [_with_filename(_nested_diagnostic(), name)], None, parsed=False)
     try:

@@ -386,12 +386,12 @@ class LiteralAliases:
 def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences: Optional[Set[str]] = None,
                      pass_through: Optional[PassThroughScan] = None, literals: Optional[LiteralAliases] = None,
                      servers: Optional[ServerObjects] = None, objects: Optional[ModuleObjects] = None,
-                     exceptions: Optional[ExceptionClasses] = None) -> Tuple[frozenset, frozenset]:
+                     exceptions: Optional[ExceptionClasses] = None, constants=None) -> Tuple[frozenset, frozenset]:
     """(every tool name registered in `files` plus `tool-registry-extra`, every non-builtin exception
     class `files` catch by name); `audiences` receives the entry-point audiences the files may hold,
     `pass_through` the classes the files define, `literals` their `Literal` aliases, `servers`
-    the MCP server objects they make, `objects` the stores and settings objects they make and `exceptions`
-    their exception classes."""
+    the MCP server objects they make, `objects` the stores and settings objects they make, `exceptions`
+    their exception classes and `constants` their module constants (`module_constants.ModuleConstants`)."""
     from .entry_points import audience_hints
 
     names = set(extra)
@@ -412,6 +412,8 @@ def project_registry(files: Iterable[Path], extra: Sequence[str] = (), audiences
             objects.add(path, data)
         if exceptions is not None:
             exceptions.add(path, data)
+        if constants is not None:
+            constants.add(path, data)
         if literals is not None and b"Literal[" in data:
             literals.add(data.decode("utf-8", "replace"))
         if audiences is not None and len(audiences) < 3:

@@ -29,6 +29,7 @@ class RunContext:
     literal_aliases: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()  # module-level Literal aliases (LiteralAliases)
     server_objects: Tuple[Tuple[str, str], ...] = ()  # MCP server objects project modules make (ServerObjects)
     module_objects: Tuple[Tuple[str, str], ...] = ()  # ("store.NOTES", "store"|"settings"): ModuleObjects
+    module_constants: Tuple[Tuple[str, str], ...] = ()  # ("texts.USAGE", its source): module_constants.ModuleConstants
     exception_classes: Tuple[Tuple[str, Tuple[Tuple[str, ...], str]], ...] = ()  # project exception classes (ExceptionClasses)
     audiences: frozenset = frozenset()  # entry-point audiences the project may have (entry_points.audience_hints)
     scripts: Tuple[str, ...] = ()  # [project.scripts] targets

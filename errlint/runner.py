@@ -15,6 +15,7 @@ from .config import Settings
 from .discovery import Discovery, discover
 from .engine import check_file
 from .project_scan import ExceptionClasses, LiteralAliases, ModuleObjects, PassThroughScan, ServerObjects, project_registry, project_versions
+from .module_constants import ModuleConstants
 from .run_context import FileResult, RunContext
 from .model import Diagnostic
 from .packs import Packs, bundled_pack_files, load, user_pack_files
@@ -67,13 +68,15 @@ def build_run(settings: Settings, selection: Selection, registry_files: Sequence
 
     audiences: set = set()
     pass_through, literals, servers, objects, exceptions = PassThroughScan(), LiteralAliases(), ServerObjects(), ModuleObjects(), ExceptionClasses()
-    registry, caught = project_registry(registry_files, settings.tool_registry_extra, audiences, pass_through, literals, servers, objects, exceptions)
+    constants = ModuleConstants()
+    registry, caught = project_registry(registry_files, settings.tool_registry_extra, audiences, pass_through, literals, servers, objects, exceptions, constants)
     scripts = tuple(project_scripts(settings.project_root))
     if scripts:
         audiences.add("cli")
     run = RunContext(settings, packs, rules, registry, project_versions(settings), ignore_noqa=ignore_noqa, caught=caught,
                      pass_through=pass_through.classes(), literal_aliases=literals.aliases(), audiences=frozenset(audiences), scripts=scripts,
-                     server_objects=servers.objects(), module_objects=objects.objects(), exception_classes=exceptions.classes())
+                     server_objects=servers.objects(), module_objects=objects.objects(), exception_classes=exceptions.classes(),
+                     module_constants=constants.constants())
     return run, reasons
 
 

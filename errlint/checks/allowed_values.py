@@ -5,6 +5,7 @@ form, an example, or the collection interpolated at run time. Open sets are left
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Iterable
 
 from ..extract.context import GuardFacts
@@ -46,7 +47,12 @@ def requirements(message: Message, ctx: FileContext, limit: int = 20):
     patterns = [p for p in facts.patterns if p[2] and _root(p[0]) in derived]
     ranges = [b for b in facts.bounds if _root(b[0]) in derived]
     if len(choices) > limit:
+        # too many to list: a set written in the code is still closed; its values are interpolated
+        # at run time (as for a set errlint cannot read), not listed in the text
         choices = []
+        listed = {id(m) for m in facts.memberships if m.allowed and m.values and _root(m.subject) in derived and m.node is not None}
+        facts = replace(facts, memberships=[replace(m, values=None, dynamic=True, closed=True) if id(m) in listed else m for m in facts.memberships])
+        closed += [m for m in facts.memberships if m.closed and m.values is None and m.node is not None and _root(m.subject) in derived]
     if not (choices or formats or patterns or ranges or closed or facts.enum_lookup):
         return None
     if dynamic and not choices and not ranges and not closed:

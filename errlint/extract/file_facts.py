@@ -15,7 +15,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from ..model import SCHEMA, TRACEBACK, Context, FunctionInfo, Message, Template, ToolInfo
-from . import exception_templates, framework_sinks, nodes
+from . import exception_templates, framework_sinks, imported_constants, nodes
 from .links import ModuleLinks
 from .scope import Binding, Reaching, ReachingScope, Scope
 from .sinks import PROFILE_OF_KIND, classify_callee
@@ -208,6 +208,8 @@ class FactsAssembly:
                 return []  # `sys.exit(main())`: a status
             # `sys.exit(sub.format_help())`, `sys.exit(traceback.format_exc())`: text, none of it known
             templates = [Template(t.parts, t.pieces, False, t.tail, t.tail_style, t.fallback) for t in templates]
+        if self.module_constants:  # (a literal of a constant another module defines is no piece to edit here)
+            templates = [imported_constants.at_sink(t) for t in templates]
         function = raw.context.function
         if raw.kind == "raise" and self._derives(raw.callee, _protocol_error_class):
             # `class BadArgument(McpError)`: raising it is a protocol error, whatever its text is built from

@@ -11,6 +11,7 @@ import libcst as cst
 
 from . import exception_templates, nodes
 from .bindings import STDERR_QUALIFIED
+from .imported_constants import constant_value
 from .scope import Binding
 
 # drop-in replacements of a framework, imported in its place (`import rich_click as click`): what
@@ -98,8 +99,12 @@ class ImportNotes:
                 local = alias.asname.name.value
             qualified = f"{base}.{name}" if base and not base.endswith(".") else base + name
             self.imports[local] = qualified
-            origin = self.module_objects.get(project_object(qualified, self.package), "") if self.module_objects else ""
-            self.scope.bind(local, Binding("import", qualified=qualified, origin=origin))
+            key = project_object(qualified, self.package) if self.module_objects or self.module_constants else ""
+            value = constant_value(self.module_constants[key]) if key in self.module_constants else None
+            if value is not None:  # `from .texts import USAGE`: the constant's value, as if it were this module's
+                self.scope.bind(local, Binding("assign", value=value, qualified=qualified, origin="constant"))
+            else:
+                self.scope.bind(local, Binding("import", qualified=qualified, origin=self.module_objects.get(key, "")))
             self._note_stack(qualified)
             if self.imported_classes:
                 self.import_exception_class(qualified)

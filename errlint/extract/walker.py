@@ -59,13 +59,14 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
 
     def __init__(self, module: cst.Module, logger_objects: Iterable[str] = (), server_objects: Iterable[Tuple[str, str]] = (),
                  package: Tuple[str, ...] = (), imported_classes: Iterable[Tuple[str, Tuple[Tuple[str, ...], str]]] = (),
-                 module_objects: Iterable[Tuple[str, str]] = ()):
+                 module_objects: Iterable[Tuple[str, str]] = (), module_constants: Iterable[Tuple[str, str]] = ()):
         self.module = module
         self.logger_objects = set(logger_objects)
         self.server_objects = dict(server_objects)  # "server.mcp" -> stack: servers other project modules make
         self.imported_classes = dict(imported_classes)  # "errors.NotFound" -> (bases, source): `project_scan.ExceptionClasses`
         self.imported_class_nodes: Dict[str, cst.ClassDef] = {}  # the classes of those this module imports, by name
         self.module_objects = dict(module_objects)  # "store.NOTES" -> "store" | "settings": `project_scan.ModuleObjects`
+        self.module_constants = dict(module_constants)  # "texts.USAGE" -> its source: `module_constants.ModuleConstants`
         self.package = package  # the folders the file sits in, for `from . import mcp`
         self.imports: Dict[str, str] = {}
         self.module_scope = Scope("module")
@@ -513,7 +514,7 @@ _HANDLERS: Dict[type, Optional[Callable[[Walker, cst.CSTNode], None]]] = {}  # s
 
 def extract(module: cst.Module, logger_objects: Iterable[str] = (), server_objects: Iterable[Tuple[str, str]] = (),
             package: Tuple[str, ...] = (), imported_classes: Iterable[Tuple[str, Tuple[Tuple[str, ...], str]]] = (),
-            module_objects: Iterable[Tuple[str, str]] = ()) -> FileFacts:
+            module_objects: Iterable[Tuple[str, str]] = (), module_constants: Iterable[Tuple[str, str]] = ()) -> FileFacts:
     """Find every message in `module`.
 
     `logger_objects` are qualified names (`myapp.obs.AUDIT`) to treat as loggers besides
@@ -521,6 +522,6 @@ def extract(module: cst.Module, logger_objects: Iterable[str] = (), server_objec
     objects other project modules make (`project_scan.ServerObjects`), and `package` the folders the
     file sits in; `imported_classes` the exception classes project modules define
     (`project_scan.ExceptionClasses`), `module_objects` their stores and settings objects
-    (`project_scan.ModuleObjects`).
+    (`project_scan.ModuleObjects`), `module_constants` the constants they define that modules import.
     """
-    return Walker(module, logger_objects, server_objects, package, imported_classes, module_objects).run()
+    return Walker(module, logger_objects, server_objects, package, imported_classes, module_objects, module_constants).run()
