@@ -70,3 +70,15 @@ def test_arithmetic_on_the_program_own_counter_against_the_input():
             "        if position + 2 > len(data):\n            raise ValueError('Truncated stream.')\n        position += 2\n    return data\n")
     found = _found(code, ("AEM202",))
     assert [(r, c) for r, c, _ in found] == [(5, "AEM202")] and "`data`" in found[0][2]
+
+
+def test_a_difference_read_through_an_attribute_or_a_measure():
+    """`(end - start).days > 90`, `abs(a - b) < 1`: the arithmetic is read through `.days` or
+    `abs()`; its operands are the inputs tested."""
+    code = ("from datetime import date\nfrom fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('r')\n\n"
+            "@mcp.tool()\ndef usage(start_date: date, end_date: date, team: str = '') -> dict:\n"
+            "    if (end_date - start_date).days > 90:\n        raise ToolError('Range too large.')\n"
+            "    if abs((end_date - start_date).total_seconds()) < 3600:\n        raise ToolError('Range too short.')\n    return {}\n")
+    found = _found(code, ("AEM203",))
+    assert [(r, c) for r, c, _ in found] == [(9, "AEM203"), (11, "AEM203")]
+    assert all("`end_date`" in m or "`start_date`" in m for _, _, m in found)

@@ -231,7 +231,7 @@ def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Opti
             _comparison(node, facts, resolve, neg, weak)
         elif isinstance(node, cst.Call):
             _call(node, facts, neg, resolve)
-        elif isinstance(node, cst.BinaryOperation):
+        elif isinstance(node, cst.BinaryOperation) or isinstance(node, (cst.Attribute, cst.Call)) and ops.computed_from_arithmetic(node):
             computed = ops.arithmetic_operands(node)  # `if minutes % 5:`: the value failed a test of its arithmetic
             facts.subjects |= computed
             if len(computed) == 1:
@@ -273,7 +273,7 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
         op = target.operator
         right = target.comparator
         subject = ops.subject(left)
-        if isinstance(left, cst.BinaryOperation) and not isinstance(op, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
+        if ops.computed_from_arithmetic(left) and not isinstance(op, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
             computed = ops.arithmetic_operands(left)
             if computed:
                 # `width % 8 != 0`, `offset + 2 > len(data)`: the values the arithmetic is done on

@@ -120,6 +120,25 @@ def tested(node: cst.CSTNode, subject: str) -> str:
     return dotted if dotted and dotted != subject else ""
 
 
+_MEASURES = frozenset({"abs", "len", "int", "float", "round", "max", "min", "sum"})
+
+
+def computed_from_arithmetic(node: cst.CSTNode) -> bool:
+    """`width % 8`, `(end - start).days`, `abs(a - b)`, `(end - start).total_seconds()`: a value
+    the test computes with arithmetic, read through attributes, methods or measures."""
+    while True:
+        if isinstance(node, cst.BinaryOperation):
+            return not isinstance(node.operator, (cst.BitOr, cst.MatrixMultiply))
+        if isinstance(node, cst.Attribute):
+            node = node.value
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and not node.args:
+            node = node.func.value
+        elif isinstance(node, cst.Call) and nodes.last_name(node.func) in _MEASURES and len(node.args) == 1:
+            node = node.args[0].value
+        else:
+            return False
+
+
 def arithmetic_operands(node: cst.CSTNode) -> Set[str]:
     """The subjects of the values an arithmetic test is computed from (`width` for `width % 8`,
     `width` and `height` for `width * height`), fixed numbers and constants left out."""
@@ -131,9 +150,17 @@ def arithmetic_operands(node: cst.CSTNode) -> Set[str]:
             stack.extend((item.left, item.right))
         elif isinstance(item, cst.UnaryOperation):
             stack.append(item.expression)
+        elif item is node and computed_from_arithmetic(item) and not isinstance(item, cst.BinaryOperation):
+            stack.append(_inner_arithmetic(item))
         elif nodes.number_text(item) is None and nodes.string_value(item) is None and not is_constant(item):
             found.add(subject(item))
     return found - {""}
+
+
+def _inner_arithmetic(node: cst.CSTNode) -> cst.CSTNode:
+    while not isinstance(node, cst.BinaryOperation):
+        node = node.value if isinstance(node, cst.Attribute) else node.func.value if isinstance(node.func, cst.Attribute) and not node.args else node.args[0].value
+    return node
 
 
 def is_len(node: cst.CSTNode) -> bool:
