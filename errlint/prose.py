@@ -49,7 +49,7 @@ FAILURE_SHAPES = re.compile(
     r"was unable to|were unable to)\s+(?:be\s+)?[a-z]+"
     r"|\b(?:is |are |was |were )?not (?:a |an )?(?:valid|proper|correct|acceptable|usable|recogni[sz]ed|supported) [a-z]+"
     r"|\binvalid [a-z]+"
-    r"|\b[a-z]+ (?:has |have )?(?:failed|errored|was unsuccessful|were unsuccessful|did not succeed|didn't succeed)\b"
+    r"|(?:\b[a-z]+|" + PLACEHOLDER_MARK + r") (?:has |have )?(?:failed|errored|was unsuccessful|were unsuccessful|did not succeed|didn't succeed)\b"
     r"|\b(?:was|were|has been|have been|got|is|are) (?:rejected|refused|denied|aborted|interrupted|cancell?ed)\b"
     r"|\b(?:was|were|has been|have been) not [a-z]+ed\b",
     re.I,
@@ -121,6 +121,30 @@ def prescriptive(prose: str, match: "re.Match") -> bool:
         if PARTICIPLE.match(found.group(1)) and not COMPLEMENT.match(tail):
             return False
     return True
+
+
+# A duration can measure the failure instead of the wait: "timed out after 10s", "no response in 30 s",
+# "took more than 5 minutes". It is retry timing only in a clause that looks forward (retry, wait, back,
+# available, resets); a clause that reports how long the failed work ran tells the reader nothing to do.
+RAN_FOR = re.compile(
+    r"\b(?:timed? ?out|took|taking|ran|running|run(?:s)? (?:for|longer)|exceed(?:ed|s|ing)?|fail(?:ed|s|ing)|gave up|giving up|"
+    r"abort(?:ed|ing)|cancell?(?:ed|ing)|stopped|stalled|hung|waited|elapsed|expired|killed|terminated|"
+    r"(?:did(?: not|n't)|could(?: not|n't)|unable to) (?:finish|complete|respond|return|answer|reply|connect|start)|"
+    r"no (?:response|reply|answer|data|output|progress)|without (?:a |any )?(?:response|reply|answer|output|progress))\b",
+    re.I,
+)
+LOOKS_FORWARD = re.compile(r"\b(?:retry|retrying|try|wait|waiting|back|available|again|later|resets?|reopens?|expires? in)\b", re.I)
+RETRY_LEAD = re.compile(r"^\s*(?:retry|retrying|try again|wait|waiting)\b", re.I)
+CLAUSE_BREAK = re.compile(r"[.;!?:,](?=\s|$)|\s[\u2014\u2013-]\s|\b(?:and|but|so|then)\s", re.I)
+
+
+def measures_failure(prose: str, start: int, text: str) -> bool:
+    """True when the duration found at `start` says how long the failed work ran ("timed out after 10s"),
+    not when to retry. A duration led by a retry or wait verb is always timing."""
+    if RETRY_LEAD.match(text):
+        return False
+    clause = CLAUSE_BREAK.split(prose[:start])[-1]
+    return bool(RAN_FOR.search(clause)) and not LOOKS_FORWARD.search(clause)
 
 
 def negated_retry(text: str) -> bool:

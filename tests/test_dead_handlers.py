@@ -76,4 +76,5 @@ def put(value: str) -> str:
         return "Error: failed"
     return "ok"
 '''
-    assert codes(code) == [(16, "AEM601")]
+    # the handler is live; its returned error reply is read as a raised one would be (generic: AEM101)
+    assert codes(code) == [(16, "AEM101"), (16, "AEM601")]

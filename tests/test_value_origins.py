@@ -308,7 +308,7 @@ def export(name: str) -> str:
         return run(name)
     except Exception:
         return f"Error: {traceback.format_exc()}"
-''', [(11, 'AEM305'), (11, 'AEM402'), (11, 'AEM601')]),
+''', [(11, 'AEM201'), (11, 'AEM305'), (11, 'AEM402'), (11, 'AEM601')]),  # (a returned error reply is read as a raise)
     'join_format_exception_fastapi': ('''
 import traceback
 from fastapi import FastAPI

@@ -235,7 +235,7 @@ def _satisfied(template: Template, facts: GuardFacts, choices, formats, patterns
         return True
     if ranges:
         for _, _, bound in ranges:
-            if bound and (bound in literal or any(bound == n or n.startswith(bound + ".") for h in template.placeholders for n in h.names)):
+            if bound and (bound in literal or any(shows_bound(h, bound) for h in template.placeholders)):
                 return True
         if facts.bound_values and any(_near(v, literal) or v in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[v]}\b", literal, re.I) for v in facts.bound_values):
             return True
@@ -257,6 +257,18 @@ COUNT_WORD = re.compile(r"\b(?:%s|a single|once|twice)\b" % "|".join(w for w in 
 
 SET_WORDS = frozenset({"states", "values", "options", "choices", "names", "types", "items", "keys", "list", "dict",
                        "table", "allowed", "valid", "supported", "known", "available", "all", "map", "mapping"})
+
+
+def shows_bound(holder, bound: str) -> bool:
+    """The placeholder interpolates the bound: its name or an attribute of it (`{limit}`, `{limit.max}`),
+    or the bound's own expression (`{date.today()}`, `{len(items)}`, `{limits['max']}`)."""
+    if any(bound == n or n.startswith(bound + ".") for n in holder.names):
+        return True
+    return _expr_text(holder.expr) == _expr_text(bound)
+
+
+def _expr_text(expr: str) -> str:
+    return re.sub(r"\s+", "", (expr or "").replace('"', "'"))
 
 
 def _names_kind(template: Template, facts: GuardFacts) -> bool:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import libcst as cst
 
 from ..extract import nodes
+from ..extract.guards import outcome_read
 from ..model import EXCEPTION, TRACEBACK, Message
+from ..prose import failure_statements
 from .base import CONTENT_SINKS, Rule
 from .mcp import ERROR_TEXT, in_tool
 
@@ -28,9 +30,25 @@ def is_error_reply(message: Message) -> bool:
     if isinstance(expr, cst.Dict):
         return any(isinstance(el, cst.DictElement) and nodes.string_value(el.key) in ("error", "errors", "traceback") for el in expr.elements)
     for template in message.templates:
-        if ERROR_TEXT.search(template.prose) or any(h.has(EXCEPTION) or h.has(TRACEBACK) for h in template.placeholders):
+        if any(h.has(EXCEPTION) or h.has(TRACEBACK) for h in template.placeholders) or reports_failure(message, template.prose):
             return True
     return False
+
+
+def reports_failure(message: Message, prose: str) -> bool:
+    """The text reads as an error: marked as one ("Error: ...", "... failed: ...", "not found"), or a
+    failure statement ("gh pr list failed (exit 1)", "could not reach the printer") on a branch that
+    handles the failure of an operation the function ran: an `except`, or a test of what a call
+    answered (`proc.returncode`, `resp.status_code`, `resp.ok`)."""
+    if ERROR_TEXT.search(prose):
+        return True
+    return bool(failure_statements(prose)) and outcome_branch(message)
+
+
+def outcome_branch(message: Message) -> bool:
+    if message.context.handlers:
+        return True
+    return any(guard.test is not None and any(outcome_read(n) for n in nodes.iter_expr(guard.test)) for guard in message.context.guards)
 
 
 class ErrorReplyRule(Rule):

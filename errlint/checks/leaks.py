@@ -45,7 +45,10 @@ class SecretInMessage(Rule):
     `create_signed_url`, `generate_blob_sas`), an env var or setting named for a DSN, connection string
     or webhook (`DATABASE_URL`, `SENTRY_DSN`, `settings.slack_webhook_url`), or a URL written with a
     password, a token or signature parameter, or a webhook host (`f"postgres://{user}:{pw}@{host}"`,
-    `?X-Amz-Signature=...`, `hooks.slack.com/services/...`); a masked part (`:***@`, `<your key>`) is
+    `?X-Amz-Signature=...`, `hooks.slack.com/services/...`). A record whose class declares a credential
+    field (a pydantic model, dataclass, attrs class or NamedTuple of the module with `client_secret: str`)
+    shows it in its repr, so a parameter annotated with that class (or a list of it) is a secret unless
+    the field is `SecretStr` or `repr=False`. A masked part (`:***@`, `<your key>`) is
     not. A tool's error reply returned as its result is read like a raised error. Masked
     values (`mask(x)`, `x[:4]`), `len(x)`, `bool(x)` and names such as `max_tokens`, `token_count` or
     `token_url` are not flagged, nor names that hold an error or message about a secret

@@ -270,7 +270,7 @@ class MissingRetryGuidance(PartRule):
             transient = is_transient(message, facts) or worded and not (facts.has_guard and fixable(message, ctx, strict=True))
             if not transient or message.extra.get("messageless"):
                 continue
-            if sig.retry.search(template.prose) or any(h.has(RETRY_AFTER) for h in template.placeholders):
+            if sig.retry_statement(template.prose) or any(h.has(RETRY_AFTER) for h in template.placeholders):
                 continue
             if sig.retry_advice.search(template.prose):
                 continue  # "Please retry shortly", "narrow the query, then retry": it speaks of retrying; AEM103 asks for a wait

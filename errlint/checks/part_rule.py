@@ -14,13 +14,15 @@ from ..model import EXCEPTION, RELAYED, Finding, Message, Template
 from ..extract import nodes
 from ..extract.declared_sets import declared_values, field_values
 from ..project_scan import scan_literal_fields
-from .base import CONTENT_SINKS, FileContext, Rule, internal_fault, internal_signal
+from .base import CONTENT_SINKS, FileContext, internal_fault, internal_signal
+from .error_replies import ErrorReplyRule
 from .no_message import restates_status
 from .protocol_errors import host_protocol_error
 from .nouns import is_plural, lists_noun, singular
 from .signals import identifiers
 
-PART_SINKS = CONTENT_SINKS - {"warn"}  # a warning is not a failure: it needs no echo, list or step
+# a warning is not a failure: it needs no echo, list or step; a tool's returned error reply is one
+PART_SINKS = (CONTENT_SINKS - {"warn"}) | {"tool-return"}
 # a tool that lists records: its verb, then (`checks.nouns`) a plural (`get_tags` lists tags; `get_tag` gets one)
 LISTING_TOOL = re.compile(r"^(list|search|find|get_all|get|lookup|browse|query)_")
 NOT_FOUND_TEXT = re.compile(r"\b(not found|unknown|does not exist|doesn't exist|no such|not a valid|is not valid|invalid id|no \w+ (?:with|named|called|matches))\b", re.I)
@@ -85,9 +87,13 @@ def listing_tool_for(param: str, tools: Iterable[str], function: str = "", prose
     return found[0] if len(found) == 1 else None
 
 
-class PartRule(Rule):
+class PartRule(ErrorReplyRule):
     """A "missing part" rule: none applies to an internal fault, which no caller can fix, nor to an
-    exception a library raises as an internal signal. Subclasses implement `check_part`."""
+    exception a library raises as an internal signal. A tool's plain `return` of an error reply is read
+    as a raised error is (`error_replies.is_error_reply`); of a returned error dict, its text field.
+    Subclasses implement `check_part`."""
+
+    ENVELOPE_TEXT = True
 
     def applies(self, message: Message) -> bool:
         return super().applies(message) and not internal_fault(message)

@@ -10,7 +10,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 from ..model import BOUNDED, EXCEPTION, PLACEHOLDER_MARK, Placeholder, Template
 from ..packs import Lexicon, Packs
-from ..prose import negated_retry, prescriptive, statements
+from ..prose import measures_failure, negated_retry, prescriptive, statements
 
 NOT_A_VERB_NEXT = (  # a noun, not a verb: "Follow-up failed", "Set-up of {x}", "the run's log", "Run failed",
     # and the subject of a failure a few words on ("Call to backend failed", "Export to CSV timed out")
@@ -83,9 +83,9 @@ class Signals:
         for found in () if action else self.allowed.finditer(prose):
             if prescriptive(prose, found):  # "rather than", "cannot be handled", "one of the known values" describe
                 return found.group(0)
-        for found in self.retry.finditer(prose):
-            if not negated_retry(found.group(0)):  # "do not retry" is a step only together with a fix
-                return found.group(0)
+        found = self.retry_statement(prose, steps_only=True)
+        if found:
+            return found
         if not action and self.statements.escalations(prose):
             return "escalation"  # "contact your administrator" prescribes a step (AEM501 judges whether it fits)
         found = YOU_CAN.search(prose)
@@ -96,6 +96,18 @@ class Signals:
         for holder in () if action else template.placeholders:
             if holder.has("hint") or holder.has("validation"):
                 return holder.expr  # the validator's own text states what is required
+        return None
+
+    def retry_statement(self, prose: str, steps_only: bool = False) -> Optional[str]:
+        """The first statement of retry timing or retryability in the prose, or None. A duration that
+        measures the failure ("timed out after 10s") is not one. With `steps_only`, "do not retry" is
+        left out: it is a step only together with a fix."""
+        for found in self.retry.finditer(prose):
+            if measures_failure(prose, found.start(), found.group(0)):
+                continue
+            if steps_only and negated_retry(found.group(0)):
+                continue
+            return found.group(0)
         return None
 
     def allowed_clause(self, template: Template) -> Optional[str]:

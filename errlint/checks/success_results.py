@@ -13,6 +13,7 @@ from ..extract.sinks import TOOL_ERROR_IMPORT
 from ..fixes import call_arg_edit, node_edit
 from ..model import EXCEPTION, Applicability, Finding, Fix, Message
 from .base import FileContext, Rule, quote
+from .error_replies import reports_failure
 from .mcp import ERROR_TEXT, detected_stack, in_tool, tool_error_fix
 
 ZERO_RESULTS = re.compile(r"^\W*no (results|matches|items|entries|records|rows)\b", re.I)
@@ -96,7 +97,7 @@ class ErrorReturnedAsSuccess(Rule):
                 continue
             exception_text = any(h.has(EXCEPTION) for h in template.placeholders)
             error_reply = message.extra.get("error_reply")  # a JSON-RPC result built in an except handler
-            if (ERROR_TEXT.search(text) or exception_text or error_reply) and (error_branch or message.sink == "tool-output"):
+            if (reports_failure(message, text) or exception_text or error_reply) and (error_branch or message.sink == "tool-output"):
                 yield self._finding(message, ctx, f'"{quote(template.text, 40)}"')
                 return
 

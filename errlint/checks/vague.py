@@ -6,7 +6,8 @@ from typing import Iterable, List, Optional
 
 from ..model import EXCEPTION, RELAYED, Finding, Message, Template
 from ..prose import failure_statements
-from .base import FileContext, Rule, caught_locally, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
+from .base import CONTENT_SINKS, FileContext, Rule, caught_locally, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
+from .error_replies import ErrorReplyRule
 from .inputs import first_failing_input
 from .no_message import control_flow, restates_status, without_text
 from .phrases import PhraseRule  # noqa: F401  (re-exported: the phrase machinery lived here)
@@ -68,12 +69,14 @@ def missing_parts(message: Message, ctx: FileContext, template: Optional[Templat
     return f"names no input (`{p}`), value or next step" if p else "names no input, value or next step"
 
 
-class GenericFailureMessage(Rule):
+class GenericFailureMessage(ErrorReplyRule):
     """## What it does
     Flags a message that only says that something failed: it states a failure (a generic phrase such
     as "an error occurred", or a failure by its shape: "<could not|unable to|cannot> <verb>", "not (a)
     valid <noun>", "<noun> failed", a passive such as "was rejected"), and besides that it names no
     input, value, identifier, concrete object or next step (fewer than three content words remain).
+    An MCP tool's returned error reply ("Error: request failed", `{"error": "..."}`) is read as a raised
+    error is: the agent acts on that text either way.
     In plain library code a failure shape counts only where the caller can fix the failure. An error
     with no message is flagged too, on every sink: raised or returned with no text (`raise Gone()`,
     `ToolError()`), with only a status (`abort(409)`, `HTTPException(400)`: the client reads the status
@@ -108,6 +111,8 @@ class GenericFailureMessage(Rule):
     """
 
     CODE = "AEM101"
+    SINKS = CONTENT_SINKS | {"tool-return"}  # a tool's returned error reply too ("Error: request failed")
+    ENVELOPE_TEXT = True
     NAME = "generic-failure-message"
     SUMMARY = "A message that says only that something failed"
     PROFILES = ("agent", "cli", "http", "exc", "log")

@@ -321,6 +321,12 @@ class _Rewrite(cst.CSTTransformer):
         return updated_node
 
 
+def substitute(expr: cst.CSTNode, mapping: Dict[str, cst.CSTNode]) -> Optional[cst.CSTNode]:
+    """`expr` with the names in `mapping` replaced by their nodes (a helper's parameters by what a call
+    passes: `sink_helpers`), or None when it cannot be rewritten."""
+    return _Rewrite(dict(mapping), {}, {}, [], "").rewrite(expr)
+
+
 def at_raise(templates: List[Template]) -> List[Template]:
     """A composed message is reported at the raise: its text is partly the class's, so no piece of it
     is a literal a fix at the raise could edit."""

@@ -15,7 +15,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from ..model import SCHEMA, TRACEBACK, Context, FunctionInfo, Message, Template, ToolInfo
-from . import exception_templates, framework_sinks, imported_constants, nodes
+from . import exception_templates, framework_sinks, imported_constants, nodes, sink_helpers
 from .links import ModuleLinks
 from .scope import Binding, Reaching, ReachingScope, Scope
 from .sinks import PROFILE_OF_KIND, classify_callee
@@ -94,6 +94,9 @@ class FactsAssembly:
             for f in self.functions
             if f.role == "tool"
         ]
+        if self.helper_calls:  # a helper's message is judged at each call that passes it text
+            at_calls, replaced = sink_helpers.compose(self.raw, self.helper_calls, self.functions, _at_call)
+            self.raw = [raw for raw in self.raw if id(raw) not in replaced] + at_calls
         judged = self.exc_registry.composed | self.error_tables.failed
         messages = [m for raw in self.raw if raw.extra.get("judged_at") not in judged for m in self._messages(raw)]
         self.links.tool_names = [(fn, name) for fn, name, _, _ in self.registrations]
@@ -249,3 +252,20 @@ def _protocol_error_class(name: str) -> bool:
 
 def _tool_function(function: Optional[FunctionInfo]) -> bool:
     return function is not None and function.role in ("tool", "lowlevel")
+
+
+# what a helper's message keeps from where the helper sends it (the output run, the "main" block and
+# the rest are where the call is)
+_PLACE_KEYS = ("run", "main", "header", "before_debugger", "paired", "judged_at")
+
+
+def _at_call(raw: RawSink, call: RawSink, expr: cst.CSTNode, args, composed) -> RawSink:
+    """The message a call of a sink helper sends: the helper's sink, at the call, in the call's scope
+    and context (`sink_helpers`)."""
+    extra = {k: v for k, v in raw.extra.items() if k not in _PLACE_KEYS}
+    extra.update({k: v for k, v in call.extra.items() if k in _PLACE_KEYS})
+    extra["via"] = call.callee
+    if composed is not None:
+        extra["composed"] = composed
+    return RawSink(raw.kind, raw.callee, call.node, expr, call.scope, call.context, extra, tuple(args), call.reaching, call.caught)
+

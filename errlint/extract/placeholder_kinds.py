@@ -33,7 +33,7 @@ from ..model import (
     VALIDATION,
     Placeholder,
 )
-from . import nodes, secret_requests, value_origins
+from . import nodes, record_reprs, secret_requests, value_origins
 from .call_kinds import CallKinds
 from .credential_evidence import keyed_secret, over_credentials
 from .http_objects import is_response
@@ -148,15 +148,17 @@ class PlaceholderKinds(CallKinds):
         """A dict/list display written in the code (`{"error": str(e), "code": code}`) is as big as
         its fields: bounded when it has few fields and none of them is unbounded."""
         elements = list(getattr(expr, "elements", ()))
-        if len(elements) > MAX_DISPLAY_FIELDS or any(isinstance(el, (cst.StarredElement, cst.StarredDictElement)) for el in elements):
+        if len(elements) > MAX_DISPLAY_FIELDS:
             return frozenset({UNBOUNDED}), ""
+        # a spread (`{**os.environ, "NO_COLOR": "1"}`, `[*rows]`) is any size, and holds what it spreads
+        spread = any(isinstance(el, (cst.StarredElement, cst.StarredDictElement)) for el in elements)
         carried: Set[str] = set()
         detail = ""
         for el in elements:
             inner, inner_detail = self.classify(el.value, depth + 1)
             carried |= inner & ({UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP, TRACEBACK, URL, HOME_PATH} | SECRETS)
             detail = detail or inner_detail
-        if carried & {UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP, TRACEBACK}:
+        if spread or carried & {UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP, TRACEBACK}:
             return frozenset(carried | {UNBOUNDED}), detail
         return frozenset(carried | {BOUNDED}), detail
 
@@ -224,6 +226,10 @@ class PlaceholderKinds(CallKinds):
                 return frozenset(kinds), detail or name
             if binding.kind == "param" and binding.param is not None:
                 annotation = binding.param.annotation
+                record = record_reprs.annotated_record(annotation, self.scope, self.qualify) if annotation else None
+                if record:  # `allowed: list[UpstreamServer]`: each record's repr shows its `client_secret`
+                    kinds.add(SECRET)
+                    detail = detail or f"whose repr shows `{record}`"
                 if annotation and BOUNDED_ANNOTATION.match(annotation) and not kinds & SECRETS:
                     kinds.add(BOUNDED)
                 elif annotation and UNBOUNDED_ANNOTATION.match(annotation):

@@ -14,7 +14,7 @@ from typing import Dict, Optional
 
 import libcst as cst
 
-from . import framework_sinks, nodes
+from . import framework_sinks, nodes, sink_helpers
 from .bindings import LOGGER_FACTORIES, STDERR_QUALIFIED
 from .call_arguments import may_be_project_call
 from .links import decorates_a_function, function_refs
@@ -136,6 +136,8 @@ class SinkRecording:
             return
         if framework_sinks.on_call(self, call, callee):
             return
+        if sink_helpers.passes_text(call) and sink_helpers.helper_name(call)[0]:
+            self.note_helper_call(call)
         if self.class_is_exception and self.func is not None and self.func.name == "__init__" and _is_super_init(func):
             expr = nodes.call_arg(call, 0, *ARG_MESSAGE_KEYWORDS)
             if expr is not None:
@@ -195,6 +197,14 @@ class SinkRecording:
                 self.callbacks.add(converter.value)
         elif method == "set_defaults":
             self.argparse_calls.append(call)
+
+    def note_helper_call(self, call: cst.Call) -> None:
+        """A call that may send its text through a sink helper of the file, with the place it is made
+        (`sink_helpers`; resolved once every function of the file is known)."""
+        name = sink_helpers.helper_name(call)[0]
+        before = len(self.raw)
+        self.record("helper-call", name, call, None)
+        self.helper_calls.append(self.raw.pop(before))
 
     def _link_call(self, call: cst.Call, func: cst.CSTNode, callee: str) -> None:
         """Record a call for the project model: its target (`receivers.call_target`: the qualified

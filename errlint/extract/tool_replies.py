@@ -45,17 +45,22 @@ class ToolReplies:
         if self.func is not None and (self.func.role in ("tool", "lowlevel") or self.stacks):
             value = stmt.value
             if isinstance(value, (cst.List, cst.Tuple)) and any(isinstance(el.value, cst.Call) and nodes.last_name(el.value.func) == "TextContent" for el in value.elements):
-                for text in self._content_texts(value):
-                    self.record("tool-return", "TextContent", stmt, text)
+                for text in self._content_texts(value):  # `[TextContent(type="text", text=json.dumps(payload))]`
+                    self._returned_reply(stmt, text, scope, "TextContent")
             else:
-                fields = reply_fields(value, scope, self.qualify)
-                if fields is None:
-                    self.record("tool-return", "", stmt, value)
-                    return
-                self.record("tool-return", "", stmt, value, fields=fields)
-                text = text_of(fields, bool(self.handlers))
-                if text is not None:  # `{"success": False, "message": ...}`: its text, for the prose rules
-                    self.record("tool-return", "envelope", stmt, text, envelope=True)
+                self._returned_reply(stmt, value, scope, "")
+
+    def _returned_reply(self, stmt: cst.Return, value: cst.CSTNode, scope, callee: str) -> None:
+        """Record what a tool returns; a dict (or its JSON) is read by its fields, and the text of an
+        error dict is recorded for the prose rules (`{"success": False, "message": ...}`)."""
+        fields = reply_fields(value, scope, self.qualify)
+        if fields is None:
+            self.record("tool-return", callee, stmt, value)
+            return
+        self.record("tool-return", callee, stmt, value, fields=fields)
+        text = text_of(fields, bool(self.handlers))
+        if text is not None:
+            self.record("tool-return", "envelope", stmt, text, envelope=True)
 
     def tool_result(self, call: cst.Call, callee: str) -> None:
         flag = nodes.keyword_arg(call, "isError", "is_error")

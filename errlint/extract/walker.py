@@ -7,12 +7,11 @@ known (EM101-style `msg = ...` may be reassigned later; a tool may be registered
 
 This module holds the statement walk: blocks (the guards, fall-through chains, exits and output runs
 around each statement), scopes and reaching definitions, imports, and the compound statements
-(if/while/for/with, try/except, match). `Walker`'s other parts live in `sink_recording`,
-`tool_replies`, `definitions`, `bindings` and `file_facts`.
+(if/while/for/with, match). `Walker`'s other parts live in `sink_recording`,
+`tool_replies`, `try_blocks`, `definitions`, `bindings` and `file_facts`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 import libcst as cst
@@ -24,16 +23,16 @@ from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
 from .guards import early_exit
 from .imports import ImportNotes
-from .catching import TryFrame, class_key, try_frame
+from .catching import TryFrame, class_key
 from .conditional_appends import extended_by_if, forget_exclusion
 from .links import ModuleLinks, carries_message, is_main_test, loop_tables
 from .scope import Binding, Reaching, Scope
 from .sink_recording import SinkRecording
-from .statement_shapes import (HEADER_SINKS, USER_INTERRUPTIONS, cannot_raise, debugger_follows, ends_with_colon, equality_chain, exit_status, exit_status_functions, forked_child_exit, is_debug_test,
-                               match_values, output_runs, prints_later, reports_something)
+from .statement_shapes import (HEADER_SINKS, debugger_follows, ends_with_colon, equality_chain, exit_status, exit_status_functions, is_debug_test, match_values, output_runs,
+                               prints_later)
 from .tool_replies import ToolReplies
+from .try_blocks import TryBlocks, TryCollector
 from .transient import retry_loop
-from .secret_requests import request_call
 
 
 _ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
@@ -44,17 +43,7 @@ _ONE_TOKEN = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.Sim
 MUTATORS = frozenset({"append", "extend", "insert", "add", "update", "appendleft", "extendleft", "setdefault"})
 
 
-@dataclass(eq=False)
-class _TryCollector:
-    calls: List[str] = field(default_factory=list)
-    reads: Set[str] = field(default_factory=set)
-    # what the try body's calls operate on (first argument, the object of a method call): the path an
-    # OSError caught here names in its text (`open(p)`, `p.read_text()`)
-    operands: List[cst.CSTNode] = field(default_factory=list)
-    nodes: List[Tuple[str, cst.Call]] = field(default_factory=list)
-
-
-class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes, FactsAssembly):
+class Walker(SinkRecording, ToolReplies, TryBlocks, Definitions, ImportNotes, BindingNotes, FactsAssembly):
     """Walks one module; use `extract(module, logger_objects)`."""
 
     def __init__(self, module: cst.Module, logger_objects: Iterable[str] = (), server_objects: Iterable[Tuple[str, str]] = (),
@@ -76,7 +65,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.class_is_exception = False
         self.handlers: List[Handler] = []
         self.guards: List[Guard] = []
-        self.collectors: List[_TryCollector] = []
+        self.collectors: List[TryCollector] = []
         self.catching: List[Tuple[str, ...]] = []
         self.debug_depth = 0
         self.exits_after = False
@@ -104,6 +93,7 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         self.functions: List[FunctionInfo] = []
         self.module_calls: Set[str] = set()
         self.raw: List[RawSink] = []
+        self.helper_calls: List[RawSink] = []  # calls passing text to what may be a sink helper (`sink_helpers`)
         self.choices_made = False  # some `if` made a conditional `+=` addition (see `_reach`)
         self.reaching: List[Reaching] = []  # per block being walked: the plain assignments that reach here
         self.links = ModuleLinks()
@@ -352,105 +342,6 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
             self.catching.pop()
             self.tries.pop()
 
-    def replaced_here(self) -> FrozenSet[str]:
-        """The classes the enclosing `try` blocks replace at this point: their handlers', and those a
-        handler replaces under a test that guards this point too (`catching.try_frame`)."""
-        out: Set[str] = set()
-        for frame in self.tries:
-            out |= frame.replaced
-            for types, test in frame.when:
-                code = self.code(test)
-                if any(g.kind == "if" and not g.negated and g.test is not None and self.code(g.test) == code for g in self.guards):
-                    out |= types
-        return frozenset(out)
-
-    def st_Try(self, stmt: cst.Try) -> None:
-        collector = _TryCollector()
-        self.collectors.append(collector)
-        caught = []
-        for handler in stmt.handlers:
-            if handler.type is None:
-                caught.append("")
-            elif isinstance(handler.type, cst.Tuple):
-                caught.extend(self.qualify(el.value) for el in handler.type.elements)
-            else:
-                caught.append(self.qualify(handler.type))
-        self.catching.append(tuple(caught))
-        # what the calls in the body raise of these classes does not reach the reader: the handler
-        # neither re-raises nor uses it
-        self.tries.append(try_frame(stmt.handlers, self.qualify, self.code, stmt.body))
-        try:
-            self.body_of(stmt)
-        finally:
-            self.collectors.pop()
-            self.catching.pop()
-            self.tries.pop()
-        earlier: Tuple[str, ...] = ()
-        dead = cannot_raise(stmt.body)  # `try: return (statement, params)`: its handlers never run
-        for handler in stmt.handlers if not dead else ():
-            earlier += self.except_handler(handler, collector, earlier)
-        if stmt.orelse is not None:
-            self.body_of(stmt.orelse)
-        if stmt.finalbody is not None:
-            self.body_of(stmt.finalbody)
-
-    st_TryStar = st_Try
-
-    def except_handler(self, handler: cst.CSTNode, collector: _TryCollector, earlier: Tuple[str, ...] = ()) -> Tuple[str, ...]:
-        """Walk one `except` clause; returns the types it catches."""
-        types: Tuple[str, ...] = ("",)
-        if handler.type is not None:
-            if isinstance(handler.type, cst.Tuple):
-                types = tuple(self.qualify(el.value) or self.code(el.value) for el in handler.type.elements)
-            else:
-                types = (self.qualify(handler.type) or self.code(handler.type),)
-        name = ""
-        binding = None
-        shadowed: List[Tuple[Reaching, Tuple[cst.CSTNode, tuple]]] = []
-        if handler.name is not None and isinstance(handler.name.name, cst.Name):
-            name = handler.name.name.value
-            caught = types + (("raise_for_status",) if any(c.endswith("raise_for_status") for c in collector.calls) else ())
-            requests = tuple(c for c in (request_call(call) for _, call in collector.nodes) if c is not None)
-            binding = Binding("except", caught=caught, tried=tuple(collector.operands), requests=requests)
-            self.scope.bind(name, binding)
-            binding.order = len(self.scope.order)
-            # inside the clause the name is the caught exception, whatever was assigned to it before the
-            # `try`; Python unbinds it when the clause ends, so those definitions reach the code after
-            shadowed = [(d, d.pop(name)) for d in self.reaching if name in d]
-        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes), len(self.guards), earlier, binding)
-        self.handlers.append(info)
-        before = len(self.raw)
-        try:
-            self.body_of(handler)
-        finally:
-            self.handlers.pop()
-            for d, definition in shadowed:
-                d.setdefault(name, definition)
-        self._silent_exit(handler, before, types)
-        return types
-
-    def _silent_exit(self, handler: cst.CSTNode, before: int, types: Tuple[str, ...] = ("",)) -> None:
-        """AEM606(b): a non-zero exit in an except handler that emitted no message at all. Not for
-        a handler of an interruption the user made or asked for (Ctrl-C, a closed pipe: `sys.exit(130)`
-        after `KeyboardInterrupt`, as shells do)."""
-        if any(r.kind != "tool-return" for r in self.raw[before:]) or reports_something(handler):
-            return
-        if all(t.rsplit(".", 1)[-1] in USER_INTERRUPTIONS for t in types):
-            return
-        body = handler.body
-        stmts = body.body if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
-        flat: List[cst.CSTNode] = []
-        for s in stmts:
-            flat.extend(s.body if isinstance(s, cst.SimpleStatementLine) else [s])
-        for s in flat:
-            code = exit_status(s, self)
-            if code is not None and code != 0:
-                if self.func is not None and forked_child_exit(s, self.func.node, self.qualify):
-                    return
-                context = self.context()
-                self.raw.append(RawSink("exit", "sys.exit", s, None, self.scope, context, {"silent": True, "messageless": True}))
-                return
-
     def st_Match(self, stmt: cst.CSTNode) -> None:
         self.scan(stmt.subject)
         subject = self.code(stmt.subject)
@@ -496,17 +387,6 @@ class Walker(SinkRecording, ToolReplies, Definitions, ImportNotes, BindingNotes,
         if self.main_depth and self.func is None:
             extra["main"] = True
         self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args, self.reaching_now(), self.caught_names()))
-
-    def caught_names(self) -> Dict[str, Binding]:
-        """The names the enclosing `except ... as name` clauses of this function bind here (the
-        innermost clause wins). A name the clause rebinds before this point (`for e in e.errors()`,
-        `e = ...` under an `if`) is not the exception any more, so it is left out."""
-        caught: Dict[str, Binding] = {}
-        for handler in self.handlers:
-            binding = handler.binding
-            if binding is not None and handler.name not in self.scope.order[binding.order:]:
-                caught[handler.name] = binding
-        return caught
 
 
 _HANDLERS: Dict[type, Optional[Callable[[Walker, cst.CSTNode], None]]] = {}  # statement class -> Walker.st_<class>

@@ -1,0 +1,77 @@
+"""Records whose text shows their fields: what interpolating one puts in a message.
+
+A pydantic model, a dataclass, an attrs class or a NamedTuple prints every field in its repr
+(`UpstreamServer(name='a', url='…', authentication_token='sk-…')`), and a list of them prints each. So
+a record whose class declares a credential field (`authentication_token: str | None`, `client_secret:
+str`) leaks it when the record is interpolated, whatever the variable is called. A field typed
+`SecretStr`/`SecretBytes`, or declared `repr=False`, is masked, and a class with its own
+`__repr__`/`__str__` prints what that returns, which is not known here.
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from . import nodes
+from .value_names import is_secret_name
+
+RECORD_BASES = re.compile(r"^(?:pydantic\.)?(?:BaseModel|BaseSettings|RootModel)$|^(?:typing\.)?NamedTuple$|^SQLModel$")
+RECORD_DECORATORS = re.compile(r"^(?:dataclasses\.)?dataclass$|^(?:attr\.)?(?:s|attrs|define|frozen|mutable)$|^attrs\.(?:define|frozen|mutable)$|^pydantic\.dataclasses\.dataclass$")
+MASKED_TYPES = re.compile(r"\bSecret(?:Str|Bytes)\b")
+CLASS_NAMES = re.compile(r"\b[A-Z]\w*")
+
+
+def secret_field(class_def: cst.ClassDef, qualify) -> str:
+    """The first credential field a record class shows in its text, or ""."""
+    if not _is_record(class_def, qualify):
+        return ""
+    body = class_def.body.body if isinstance(class_def.body, cst.IndentedBlock) else ()
+    for item in body:
+        if isinstance(item, cst.FunctionDef) and item.name.value in ("__repr__", "__str__"):
+            return ""
+    for item in body:
+        if not isinstance(item, cst.SimpleStatementLine):
+            continue
+        for small in item.body:
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and is_secret_name(small.target.value):
+                annotation = nodes.dotted(small.annotation.annotation) or _code(small.annotation.annotation)
+                if MASKED_TYPES.search(annotation) or _hidden(small.value):
+                    continue
+                return small.target.value
+    return ""
+
+
+def annotated_record(annotation: str, scope, qualify) -> Optional[str]:
+    """"Class.field" for the first class the annotation names (`UpstreamServer`,
+    `list[UpstreamServer]`, `Optional[Creds]`) that is a record of this module with a credential field."""
+    for name in CLASS_NAMES.findall(annotation or ""):
+        found = scope.lookup(name)
+        if len(found) == 1 and found[0].kind == "class" and isinstance(found[0].value, cst.ClassDef):
+            field = secret_field(found[0].value, qualify)
+            if field:
+                return f"{name}.{field}"
+    return None
+
+
+def _is_record(class_def: cst.ClassDef, qualify) -> bool:
+    if any(RECORD_BASES.match(qualify(b.value) or nodes.dotted(b.value) or "") for b in class_def.bases):
+        return True
+    for deco in class_def.decorators:
+        target = deco.decorator.func if isinstance(deco.decorator, cst.Call) else deco.decorator
+        if RECORD_DECORATORS.match(qualify(target) or nodes.dotted(target) or ""):
+            return True
+    return False
+
+
+def _hidden(value: Optional[cst.CSTNode]) -> bool:
+    """`Field(repr=False)`, `field(repr=False)`, `attr.ib(repr=False)`: left out of the repr."""
+    if not isinstance(value, cst.Call):
+        return False
+    flag = nodes.keyword_arg(value, "repr")
+    return flag is not None and nodes.dotted(flag) == "False"
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)

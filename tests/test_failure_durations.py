@@ -1,0 +1,91 @@
+"""A duration can measure the failure instead of the wait (`prose.measures_failure`).
+
+"timed out after 10s", "gave no answer in 30 s", "ran for more than {limit} minutes" say how long the
+failed work ran; they do not tell the reader when to retry, so AEM206 still asks for the timing. A
+duration in a clause that looks forward ("retry in 30 s", "back in 5 minutes", "wait 10 s") is the
+timing, whatever the clause before it reported.
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import PREVIEW, lint
+
+
+def found(code: str) -> list:
+    return sorted((d.location.row, d.code) for d in lint(code, select=["AEM206"], settings=PREVIEW))
+
+
+MCP = '''import requests
+from fastmcp import FastMCP
+from fastmcp.exceptions import ToolError
+
+mcp = FastMCP("notes")
+
+
+@mcp.tool()
+def read_note(note_id: str) -> str:
+    try:
+        r = requests.get(f"http://127.0.0.1:41184/notes/{{note_id}}", timeout=10)
+    except requests.exceptions.Timeout:
+        raise ToolError({text})
+    return r.text
+'''
+
+CLI = '''import subprocess
+
+import click
+
+
+@click.command()
+@click.argument("target")
+def build(target):
+    try:
+        subprocess.run(["make", target], check=True, timeout=1800)
+    except subprocess.TimeoutExpired:
+        raise click.ClickException({text})
+'''
+
+HTTP = '''import httpx
+from fastapi import FastAPI, HTTPException
+
+app = FastAPI()
+
+
+@app.get("/quote/{{symbol}}")
+async def quote(symbol: str):
+    try:
+        async with httpx.AsyncClient(timeout=60) as client:
+            r = await client.get(f"https://prices.example.com/{{symbol}}")
+    except httpx.TimeoutException:
+        raise HTTPException(status_code=504, detail={text})
+    return r.json()
+'''
+
+
+@pytest.mark.parametrize(
+    "shape, text, row",
+    [
+        (MCP, '"Request for the note timed out after 10s"', 13),
+        (MCP, 'f"No response from Joplin in {10} s."', 13),
+        (CLI, 'f"Build of {target} did not finish within 30 minutes"', 12),
+        (CLI, '"make ran for more than 30 min and was killed"', 12),
+        (HTTP, '"The price service gave no answer for 60 s."', 13),
+    ],
+)
+def test_a_duration_of_the_failure_is_not_retry_timing(shape, text, row):
+    assert found(shape.format(text=text)) == [(row, "AEM206")]
+
+
+@pytest.mark.parametrize(
+    "shape, text",
+    [
+        (MCP, '"Request for the note timed out after 10s; retry in 30 s."'),
+        (MCP, '"Joplin did not answer in 10 s, wait 30 s and call read_note again."'),
+        (CLI, '"make timed out after 30 minutes; the build farm is back in 1 hour."'),
+        (HTTP, '"The price service timed out; try again after 60 s."'),
+        (HTTP, '"The price service is overloaded for about 5 minutes."'),
+    ],
+)
+def test_a_duration_in_a_clause_that_looks_forward_is_timing(shape, text):
+    assert found(shape.format(text=text)) == []
