@@ -31,7 +31,7 @@ MAX_MATCH_CHARS = 8_000  # with the shapes check_regex refuses, matching stays w
 RULE_KEYS = {
     "code", "name", "extends", "summary", "level", "default", "profiles", "fix", "message", "suggestion",
     "tokens", "swap", "exceptions", "unless_after", "unless_message", "unless_placeholder", "when",
-    "link", "docs", "examples", "ignorecase", "shapes", "unless_self_service", "unless_step_before",
+    "link", "docs", "examples", "ignorecase", "shapes", "unless_self_service", "unless_step_before", "unless_delegated",
 }
 LEXICON_KEYS = {"description", "tokens", "words", "needs_object", "examples"}
 PACK_KEYS = {"pack", "lexicon", "rule", "credential"}
@@ -94,6 +94,7 @@ class PhraseRuleSpec:
     shapes: Tuple[str, ...]
     unless_self_service: bool
     unless_step_before: bool
+    unless_delegated: bool
     link: str
     docs: str
     valid: Tuple[str, ...]
@@ -383,6 +384,7 @@ def _rule(entry: dict, where: str, source: str) -> PhraseRuleSpec:
         shapes=shapes,
         unless_self_service=bool(entry.get("unless_self_service", False)),
         unless_step_before=bool(entry.get("unless_step_before", False)),
+        unless_delegated=bool(entry.get("unless_delegated", False)),
         link=str(entry.get("link", "")),
         docs=str(entry.get("docs", "")).strip(),
         valid=tuple(examples.get("valid", ())),

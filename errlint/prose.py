@@ -170,9 +170,18 @@ class Statements:
         self.escalation = re.compile(
             DIRECTIVE + r"(?P<verb>" + escalate + r")\s+(?:(?:your|the|an?|our|their|this|that|a)\s+)?(?:[\w-]+\s+){0,3}"
             r"(?:(?:" + roles + r")\b|[\w.+-]+@[\w-]+\.[\w.]+)"
+            # a person made to act for the reader: "have your workspace owner verify the billing details"
+            r"|" + DIRECTIVE + r"(?P<made>(?:have|let|get))\s+(?:(?:your|the|an?|our|their)\s+)?(?:[\w-]+\s+){0,2}(?:" + roles + r")\s+(?:to\s+)?[a-z]+"
             # the same hand-off stated, not ordered: "your administrator can help with this"
             r"|(?P<role>\b(?:your|the|an?|our)\s+(?:[\w-]+\s+){0,2}(?:" + roles + r"))\s+(?:can|could|will|may|should be able to|is able to)\s+"
             r"(?:help|assist|resolve|fix|sort (?:this|it) out|look into)\b",
+            re.I,
+        )
+        # advice whose doer is a person, not the reader: "let the user review the request", "your admin
+        # should check the settings" (a hand-off, judged by the escalation and stop shapes)
+        self.delegate = re.compile(
+            r"(?:\b(?:let|have|ask|get|tell|allow|wait for)\s+(?:(?:your|the|an?|our|their)\s+)?(?:[\w-]+\s+)?(?:" + roles + r")\s+(?:to\s+)?"
+            r"|\b(?:" + roles + r")\s+(?:should|must|can|could|will|may|needs? to|has to|have to)\s+)$",
             re.I,
         )
         self.stop = re.compile(
@@ -204,9 +213,14 @@ class Statements:
             out.append((start, min(match.end("verb") + len(obj.rstrip()), start + 80)))
         return out
 
+    def delegated(self, prose: str, start: int) -> bool:
+        """The advice at `start` is addressed to a person the message names, not to its reader."""
+        clause = re.split(r"[.;!?:,](?=\s|$)", prose[:start])[-1]
+        return bool(self.delegate.search(clause[-160:]))
+
     def escalations(self, prose: str) -> List[Span]:
         """A directive to contact, email, get in touch with or ask a human role or a support address."""
-        return [(m.start("verb") if m.group("verb") else m.start("role"), m.end()) for m in self.escalation.finditer(prose)]
+        return [(m.start("verb") if m.group("verb") else m.start("made") if m.group("made") else m.start("role"), m.end()) for m in self.escalation.finditer(prose)]
 
     def stops(self, prose: str) -> List[Span]:
         """"stop"/"abort" as an instruction to give up, anywhere in a sentence (not "stop the server")."""

@@ -75,3 +75,11 @@ def test_a_subscript_bound_interpolated_is_stated():
 def test_another_expression_is_not_the_bound():
     # `{len(list_name)}` is a measure of another value, not of the list the index ran past
     assert found(MCP.format(tail="the name has {len(list_name)} letters")) == [(12, "AEM204")]
+
+
+def test_an_offset_of_the_bound_is_stated():
+    # "Available entries: 0-{len(items) - 1}": the last valid index, which is the bound less one
+    assert found(MCP.format(tail="valid indexes are 0-{len(items) - 1}")) == []
+    assert found(MCP.format(tail="valid indexes are 0 to {len(items)-1}")) == []
+    # a value computed from the bound some other way is not the bound
+    assert found(MCP.format(tail="that is {len(items) * 2} halves")) == [(12, "AEM204")]

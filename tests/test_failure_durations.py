@@ -89,3 +89,30 @@ def test_a_duration_of_the_failure_is_not_retry_timing(shape, text, row):
 )
 def test_a_duration_in_a_clause_that_looks_forward_is_timing(shape, text):
     assert found(shape.format(text=text)) == []
+
+
+@pytest.mark.parametrize("shape, text, row", [
+    (MCP, '"Request for the note timed out after 10s; ask for fewer fields with `fields=title`."', None),
+    (CLI, 'f"make {target} timed out after 30 minutes; build one subdirectory with --jobs 4."', None),
+    (HTTP, '"The price service timed out; request fewer symbols per call."', None),
+])
+def test_a_timeout_that_says_how_to_change_the_call(shape, text, row):
+    assert found(shape.format(text=text)) == ([] if row is None else [(row, "AEM206")])
+
+
+def test_a_rate_limit_still_needs_the_wait():
+    code = """import httpx
+from fastapi import FastAPI, HTTPException
+
+app = FastAPI()
+
+
+@app.get("/quote/{symbol}")
+async def quote(symbol: str):
+    async with httpx.AsyncClient() as client:
+        r = await client.get(f"https://prices.example.com/{symbol}")
+    if r.status_code == 429:
+        raise HTTPException(status_code=503, detail="The price service is rate limited; request fewer symbols per call.")
+    return r.json()
+"""
+    assert found(code) == [(12, "AEM206")]

@@ -5,6 +5,8 @@ two about wording, and AEM201 dropped where AEM101/AEM102/AEM204 already carries
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import at, codes
@@ -644,3 +646,31 @@ async def call(name: str, arguments: dict):
     assert step(named.replace("Missing insight argument", "`insight` is required")) == []
     assert step(named.replace("Missing insight argument", "insight argument missing in arguments")) == []
     assert step(named.replace("Missing insight argument", "The argument is missing")) == ["AEM201"]
+
+
+@pytest.mark.parametrize("text, delegated", [
+    ("Table 'x' is not part of the schema. Stop here and let the user review the request.", True),
+    ("Access denied; have your administrator verify the permissions.", True),
+    ("Quota reached: the workspace owner should check the billing settings.", True),
+    ("Ask a maintainer to double-check the configuration.", True),
+    ("Upload failed. Please check your credentials.", False),
+    ("The user list is stale; review the request and retry.", False),
+])
+def test_advice_a_person_is_to_follow_is_delegated(text, delegated):
+    reader = statements(bundled())
+    spans = reader.vague_advice(text) or [m.span() for m in re.finditer(r"(?:review|verify|check|double-check) the \w+", text)]
+    assert spans, text
+    assert reader.delegated(text, spans[0][0]) is delegated
+
+
+@pytest.mark.parametrize("code", [
+    # the agent is handed to the user: a stop and a hand-off, not vague advice to the agent
+    "from fastmcp import FastMCP\nfrom fastmcp.exceptions import ToolError\nmcp = FastMCP('crm')\nTABLES = ('a', 'b')\n"
+    "@mcp.tool()\ndef get(table: str) -> str:\n    if table not in TABLES:\n"
+    "        raise ToolError(f\"Table '{table}' is unknown. Stop here and let the user review the request.\")\n    return table\n",
+    "import click\n@click.command()\n@click.argument('plan')\ndef main(plan):\n    if plan != 'pro':\n"
+    "        raise click.ClickException('Plan change refused; have your workspace owner verify the billing details.')\n",
+])
+def test_delegated_advice_is_no_vague_advice(code):
+    found = codes(code)
+    assert "AEM102" not in found and {"AEM501", "AEM502"} & set(found)

@@ -147,3 +147,69 @@ def go(q: str) -> str:
     return q
 '''
     assert found(code, select=["AEM101"]) == [(8, "AEM101")]
+
+
+def test_a_helper_raising_a_structured_http_error_with_a_default_status():
+    code = '''from fastapi import FastAPI, HTTPException
+
+app = FastAPI()
+SIZES = {"s", "m", "l"}
+
+
+def bad_request(text: str, code: int = 422) -> None:
+    raise HTTPException(status_code=code, detail={"message": text, "kind": "validation"})
+
+
+@app.get("/shirts")
+def shirts(size: str) -> list:
+    if size not in SIZES:
+        bad_request("Something is wrong with the request.")
+    return []
+'''
+    # judged at the call, as a 422 whose text is the call's, under the call's guard
+    assert found(code, select=["AEM101", "AEM202"]) == [(14, "AEM101"), (14, "AEM202")]
+
+
+def test_a_helper_that_builds_an_error_dict_a_tool_returns():
+    code = '''from fastmcp import FastMCP
+
+mcp = FastMCP("stock")
+MAX_ROWS = 200
+
+
+def failure(text: str) -> dict:
+    return {"ok": False, "error": text}
+
+
+@mcp.tool()
+def rows(sheet: str, count: int = 10) -> dict:
+    if count > MAX_ROWS:
+        return failure("The request could not be processed.")
+    return {"ok": True, "rows": []}
+'''
+    assert (14, "AEM101") in found(code, select=["AEM101"])
+
+
+def test_an_f_string_handed_to_a_prefixing_helper_is_read_as_one_text():
+    code = '''import typer
+
+app = typer.Typer()
+REGIONS = ("eu-west-1", "us-east-1")
+
+
+def fail(message: str, code: int = 2) -> None:
+    typer.secho(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+@app.command()
+def launch(region: str = typer.Option(..., "--region")) -> None:
+    if region not in REGIONS:
+        fail(f"--region {region!r} is not enabled; use one of: {', '.join(REGIONS)}, or run 'cloudctl regions enable {region}'.")
+    if region.startswith("us-"):
+        fail(f"Could not launch ({region}).")
+'''
+    rows = found(code)
+    assert all(row != 15 for row, _ in rows)  # the good text, spliced into "error: ...", needs nothing
+    assert (17, "AEM204") in rows  # the other call is judged there: the deny rule `us-` is not stated
+    assert all(row not in (8, 9) for row, _ in rows)  # and nothing at the helper itself

@@ -264,7 +264,15 @@ def shows_bound(holder, bound: str) -> bool:
     or the bound's own expression (`{date.today()}`, `{len(items)}`, `{limits['max']}`)."""
     if any(bound == n or n.startswith(bound + ".") for n in holder.names):
         return True
-    return _expr_text(holder.expr) == _expr_text(bound)
+    # the bound itself or an offset of it: `{len(pres.slides) - 1}` shows the last index of `len(pres.slides)`
+    shown, wanted = _expr_text(holder.expr), _expr_text(bound)
+    if shown == wanted:
+        return True
+    at = shown.find(wanted)
+    return at >= 0 and OFFSET.fullmatch(shown[:at] + "\0" + shown[at + len(wanted):]) is not None
+
+
+OFFSET = re.compile(r"\(?\0\)?[-+]\d+|\d+[-+]\(?\0\)?|\(\0\)")
 
 
 def _expr_text(expr: str) -> str:

@@ -11,6 +11,7 @@ from typing import Iterable
 from ..extract.fixability import is_transient
 from ..extract import framework_sinks
 from ..model import RETRY_AFTER, TRACEBACK, Finding, Message
+from ..prose import statements
 from .base import FileContext, complete_templates, later_lines, quote, traceback_attached, translator
 from .inputs import first_failing_input
 from .signals import value_placeholders
@@ -203,6 +204,27 @@ def suggest_step(message: Message, ctx: FileContext) -> str:
     return "End with the step: the command to run, the argument to change, or when to retry."
 
 
+TIMED_OUT = re.compile(r"\b(?:timed? ?out|took too long|deadline (?:exceeded|passed|expired)|exceeded (?:the |its |a )?(?:deadline|time ?limit|timeout))\b", re.I)
+
+
+def timed_out(message: Message, prose: str) -> bool:
+    """The failure is the call running out of time (not a rate limit or an outage): its text says so,
+    or the handler catches timeouts only. The call itself may be too big, so a step that changes it
+    ("narrow the date range", "raise the timeout") says what to retry with."""
+    if TIMED_OUT.search(prose):
+        return True
+    handler = message.context.handlers[0] if message.context.handlers else None
+    return handler is not None and bool(handler.types) and all("timeout" in t.rsplit(".", 1)[-1].lower() for t in handler.types)
+
+
+def call_change(template, ctx: FileContext, sig) -> bool:
+    """The message says how to change the call (a step of the caller's own, not a hand-off to a person)."""
+    prose = template.prose
+    for start, end in statements(ctx.packs).escalations(prose):
+        prose = prose[:start] + " " * (end - start) + prose[end:]
+    return sig.next_step(template, ctx.registry, prose=prose, action=True) is not None
+
+
 class MissingRetryGuidance(PartRule):
     """## What it does
     Flags a message for a transient failure that states neither when to retry nor whether retrying
@@ -215,7 +237,10 @@ class MissingRetryGuidance(PartRule):
     when the text says so ("rate limit", "timed out", "unavailable", "deadline exceeded"). Advice to retry with no wait ("Please retry shortly", "try again
     later") says that retrying helps: AEM103 (retry-without-timing) reports the missing wait there. A
     response or HTTP error that sets a `Retry-After` header (`headers={"Retry-After": "30"}`) gives the
-    wait there.
+    wait there. A duration that measures the failure ("timed out after 10s") is no retry timing. A
+    timeout's message that says how to change the call ("simplify the query or raise the timeout")
+    says what to retry with: the call may have been too big, and waiting does not shrink it. A rate
+    limit or an outage still needs the timing.
 
     ## Why is this bad?
     Without timing an agent retries immediately and hits the limit again, or gives up on a failure that
@@ -249,6 +274,7 @@ class MissingRetryGuidance(PartRule):
         "from fastmcp.exceptions import ToolError\nimport httpx\ndef f():\n    try:\n        g()\n    except httpx.TimeoutException:\n        raise ToolError('Search timed out; retry after 10 s with a smaller `limit`.')\n",
         "from fastmcp.exceptions import ToolError\ndef f(status):\n    if status == 429:\n        raise ToolError('Rate limited; retrying will not help until 00:00 UTC. Reduce batch_size.')\n",
         "from fastmcp.exceptions import ToolError\ndef f(status):\n    if status == 404:\n        raise ToolError('No such page; call list_pages.')\n",
+        "from fastmcp.exceptions import ToolError\nimport asyncio\nasync def f(run, limit_s):\n    try:\n        return await asyncio.wait_for(run(), limit_s)\n    except asyncio.TimeoutError:\n        raise ToolError(f'The query timed out after {limit_s} s; narrow the date range or raise timeout_s.')\n",
     )
     INVALID = (
         "from fastmcp.exceptions import ToolError\nimport concurrent.futures\ndef f(job, limit_s):\n    try:\n        return job.result(timeout=limit_s)\n    except concurrent.futures.TimeoutError:\n        raise ToolError(f'Report query exceeded {limit_s}s and was cancelled')\n",
@@ -274,6 +300,8 @@ class MissingRetryGuidance(PartRule):
                 continue
             if sig.retry_advice.search(template.prose):
                 continue  # "Please retry shortly", "narrow the query, then retry": it speaks of retrying; AEM103 asks for a wait
+            if timed_out(message, template.prose) and call_change(template, ctx, sig):
+                continue  # "timed out after 30 s; simplify the query or raise the timeout": what to retry with
             yield self.finding(
                 message,
                 "transient failure without retry guidance; say when to retry or that retrying will not help",

@@ -27,6 +27,10 @@ PART_SINKS = (CONTENT_SINKS - {"warn"}) | {"tool-return"}
 LISTING_TOOL = re.compile(r"^(list|search|find|get_all|get|lookup|browse|query)_")
 NOT_FOUND_TEXT = re.compile(r"\b(not found|unknown|does not exist|doesn't exist|no such|not a valid|is not valid|invalid id|no \w+ (?:with|named|called|matches))\b", re.I)
 VALUE_SOURCE = re.compile(r"\bto see (?:the )?(?:valid|available|allowed|existing|known|supported)\b|\b(?:list|search|find)\w* (?:\w+ )?(?:to|for) (?:see|find|get)\b", re.I)
+# a field of an error dict that hands the reader the values or the step (`available_templates`,
+# `valid_options`, `suggestions`, `did_you_mean`, `hint`)
+LISTING_FIELD = re.compile(r"(?:^|\s)(?:(?:available|valid|allowed|supported|known|possible|existing|accepted)_\w+|\w+_(?:options|choices|values)"
+                           r"|options|choices|suggestions?|did_you_mean|hints?|usage|help|expected|allowed)(?:\s|$)", re.I)
 EXC_TYPE_NAME = re.compile(r"^(type\(\w+\)\.__(?:qual)?name__|\w+\.__class__\.__(?:qual)?name__)$")
 
 
@@ -111,6 +115,8 @@ class PartRule(ErrorReplyRule):
             return ()  # an error-message table entry (Django `error_messages`): no failure site to judge parts at
         if message.extra.get("header"):
             return ()  # "Errors from pip install:" then the lines printed after it: the parts are in those lines
+        if self.code in ("AEM201", "AEM204", "AEM205") and LISTING_FIELD.search(" ".join(message.extra.get("siblings", ()))):
+            return ()  # `{"error": "Template 'x' not found", "available_templates": [...]}`: the reply lists them
         if host_protocol_error(message, ctx):
             return ()  # "Unknown tool: x" as a protocol error: the client host reads it, and holds the tool list
         if declared_exhaustive(message, ctx):

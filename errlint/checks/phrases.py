@@ -92,6 +92,8 @@ class PhraseRule(ErrorReplyRule):
                     continue
                 if spec.unless_step_before and self._after_a_step(template, prose, start, end, ctx):
                     continue
+                if spec.unless_delegated and statements(ctx.packs).delegated(prose, start):
+                    continue  # "let the user review the request": a hand-off, not advice to the reader
                 if spec.when == "fixable" and not recoverable(message, ctx):
                     return
                 if spec.when == "foreseen" and internal_fault(message):

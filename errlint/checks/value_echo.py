@@ -265,9 +265,10 @@ def _own_words(param: str, function, failing: Set[str] = frozenset()) -> Set[str
     """The words of `param`'s name (3 letters or more, as the name spells them) that no other
     parameter's name has; `_names_param` counts one when the failure is said of it: "Invalid input"
     names `input_data` beside `pages`; "date" names neither `start_date` nor `end_date`, and "add a
-    geometry column first" says nothing failed about `column_name`."""
-    def words(name: str) -> Set[str]:
-        return {w for w in name.lower().split("_") if len(w) >= 3}
+    geometry column first" says nothing failed about `column_name`. "ID" names the one input whose
+    name ends in `_id`."""
+    def words(name: str) -> Set[str]:  # (and `id`: "the specified ID is invalid" names the only `*_id` input)
+        return {w for w in name.lower().split("_") if len(w) >= 3 or w in ("id", "ids")}
     # (the other failing inputs share the words they may: "Passwords do not match" names `password` and `confirm_password`)
     others = {singular(w) for p in function.param_names if p != param and p not in failing for w in words(p)} if function is not None else set()
     return {w for w in words(param) if singular(w) not in others}  # as the name spells it: "statements" is no `statement`

@@ -312,6 +312,21 @@ class _Rewrite(cst.CSTTransformer):
     def on_visit(self, node) -> bool:  # type: ignore[override]
         return self._replacement(node) is None if isinstance(node, cst.BaseExpression) else True
 
+    def leave_FormattedString(self, original_node, updated_node):  # type: ignore[override]
+        """An f-string passed into a placeholder (`f"error: {message}"` with `message=f"--region {r!r} ..."`)
+        is part of the text: its parts are spliced in."""
+        parts = []
+        spliced = False
+        for part in updated_node.parts:
+            inner = part.expression if isinstance(part, cst.FormattedStringExpression) else None
+            if isinstance(inner, cst.FormattedString) and not part.conversion and part.format_spec is None and part.equal is None \
+                    and "b" not in inner.prefix.lower() and "r" not in inner.prefix.lower():
+                parts.extend(inner.parts)
+                spliced = True
+            else:
+                parts.append(part)
+        return updated_node.with_changes(parts=parts) if spliced else updated_node
+
     def leave_FormattedStringExpression(self, original_node, updated_node):  # type: ignore[override]
         inner = updated_node.expression
         if isinstance(inner, cst.SimpleString) and not updated_node.conversion and updated_node.format_spec is None and updated_node.equal is None:

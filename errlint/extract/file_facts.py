@@ -188,7 +188,12 @@ class FactsAssembly:
         elif extra.get("body"):
             templates = framework_sinks.body_templates(builder, raw.expr)
         elif extra.get("composed") is not None:
-            templates = exception_templates.at_raise(builder.build(extra["composed"]))
+            composed = extra["composed"]
+            if raw.kind in STRUCTURED_KINDS and framework_sinks.structure_of(composed, builder.scope) is not None:
+                composed_templates = framework_sinks.body_templates(builder, composed)  # `detail={"error": message}` of a helper
+            else:
+                composed_templates = builder.build(composed)
+            templates = exception_templates.at_raise(composed_templates)
         elif raw.kind in STRUCTURED_KINDS and framework_sinks.structure_of(raw.expr, builder.scope) is not None:
             # (a `ValidationError` of DRF, Django or marshmallow takes a dict of field names to texts)
             by_field = raw.callee.rsplit(".", 1)[-1] == "ValidationError"
@@ -265,6 +270,9 @@ def _at_call(raw: RawSink, call: RawSink, expr: cst.CSTNode, args, composed) -> 
     extra = {k: v for k, v in raw.extra.items() if k not in _PLACE_KEYS}
     extra.update({k: v for k, v in call.extra.items() if k in _PLACE_KEYS})
     extra["via"] = call.callee
+    caller = call.context.function
+    if caller is not None and caller.role in ("tool", "lowlevel"):
+        extra.pop("helper", None)  # a helper's error text, written in the tool that sends it: no flow left to follow
     if composed is not None:
         extra["composed"] = composed
     return RawSink(raw.kind, raw.callee, call.node, expr, call.scope, call.context, extra, tuple(args), call.reaching, call.caught)

@@ -20,6 +20,7 @@ import libcst as cst
 
 from . import nodes
 from .exception_templates import substitute
+from .framework_sinks import status_value
 
 # sinks that a call of the helper stands for; a tool's return is followed by the reply flow instead
 NOT_HELPER_KINDS = frozenset({"tool-return", "tool-output", "stdio-print", "class-default", "helper-call"})
@@ -85,7 +86,10 @@ def compose(raws: list, calls: list, functions: list, make) -> Tuple[list, Set[i
             if expr is None:
                 continue
             args = [substitute(a, mapping) or a for a in raw.args]
-            out.append(make(raw, call_raw, expr, args, None if whole else expr))
+            made = make(raw, call_raw, expr, args, None if whole else expr)
+            if "status" in raw.extra and raw.extra["status"] is None:
+                made.extra["status"] = _status_at_call(raw, mapping, target)  # `HTTPException(status_code=status, ...)`
+            out.append(made)
             replaced.add(id(raw))
     return out, replaced
 
@@ -107,6 +111,21 @@ def _sends_what_it_is_handed(raw, function) -> bool:
         if any(isinstance(n, cst.Name) and n.value in params for n in nodes.iter_expr(test)):
             return False
     return True
+
+
+def _status_at_call(raw, mapping: Dict[str, cst.CSTNode], function) -> Optional[int]:
+    """The HTTP status a helper's sink takes from its parameter, as this call passes it or as the
+    parameter's default gives it (`def reject(message, status=400)`)."""
+    call = raw.node if isinstance(raw.node, cst.Call) else getattr(getattr(raw.node, "exc", None), "func", None) and raw.node.exc
+    if not isinstance(call, cst.Call):
+        return None
+    given = nodes.call_arg(call, 0, "status_code", "code", "status")
+    if not isinstance(given, cst.Name):
+        return None
+    if given.value in mapping:
+        return status_value(mapping[given.value])
+    default = next((p.default for p in function.params if p.name == given.value), "")
+    return int(default) if default.isdigit() else None
 
 
 def _arguments(call: cst.Call, function) -> Optional[Dict[str, cst.CSTNode]]:

@@ -60,7 +60,7 @@ class ToolReplies:
         self.record("tool-return", callee, stmt, value, fields=fields)
         text = text_of(fields, bool(self.handlers))
         if text is not None:
-            self.record("tool-return", "envelope", stmt, text, envelope=True)
+            self.record("tool-return", "envelope", stmt, text, envelope=True, siblings=tuple(k for k, v in fields.items() if v is not text))
 
     def tool_result(self, call: cst.Call, callee: str) -> None:
         flag = nodes.keyword_arg(call, "isError", "is_error")
