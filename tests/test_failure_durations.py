@@ -116,3 +116,39 @@ async def quote(symbol: str):
     return r.json()
 """
     assert found(code) == [(12, "AEM206")]
+
+
+def test_a_step_put_as_a_suggestion_is_a_step():
+    # "Consider simplifying ...", "try narrowing ...": the gerund after a softener is the instruction
+    assert found(MCP.format(text='"The note request timed out after 10s. Consider requesting fewer fields."')) == []
+    assert found(HTTP.format(text='"The price service timed out; try splitting the symbols into smaller calls."')) == []
+    assert found(HTTP.format(text='"The price service timed out. Consider the following."')) == [(13, "AEM206")]
+
+
+
+PROBE = """import subprocess
+import sys
+
+import click
+
+
+@click.command()
+@click.argument("paths", nargs=-1)
+def probe(paths):
+    working = []
+    for path in paths:
+        try:
+            subprocess.run([path, "--version"], timeout=10, check=True)
+            working.append(path)
+        except subprocess.TimeoutExpired:
+            print(f"{path} timed out after 10s{tail}", file=sys.stderr)
+{after}
+    click.echo(" ".join(working))
+"""
+
+
+def test_a_diagnostic_of_a_failure_the_program_works_around():
+    # the handler notes the timeout and goes on with the next candidate: nobody is to retry it
+    assert found(PROBE.replace("{tail}", "; skipping it").replace("{after}", "")) == []
+    # the same line before the command gives up is the failure's report
+    assert found(PROBE.replace("{tail}", "").replace("{after}", "            sys.exit(1)")) == [(16, "AEM206")]

@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+import libcst as cst
+
 from ..extract.fixability import is_transient
-from ..extract import framework_sinks
+from ..extract import framework_sinks, nodes
 from ..model import RETRY_AFTER, TRACEBACK, Finding, Message
 from ..prose import statements
 from .base import FileContext, complete_templates, later_lines, quote, traceback_attached, translator
@@ -217,6 +219,30 @@ def timed_out(message: Message, prose: str) -> bool:
     return handler is not None and bool(handler.types) and all("timeout" in t.rsplit(".", 1)[-1].lower() for t in handler.types)
 
 
+OUTPUT_SINKS = frozenset({"stderr", "stdout", "log", "notify"})
+EXITS = frozenset({"exit", "_exit", "quit", "abort", "Exit"})
+
+
+def moves_on(message: Message) -> bool:
+    """An output line in an `except` that neither raises, returns nor exits: the program works around
+    the failure and goes on (tries the next candidate, keeps a default), so nobody is to retry it."""
+    if message.sink not in OUTPUT_SINKS or not message.context.handlers:
+        return False
+    node = message.context.handlers[0].node
+    body = getattr(getattr(node, "body", None), "body", ())
+    for stmt in body:
+        small = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt]
+        for part in small:
+            if isinstance(part, (cst.Raise, cst.Return)):
+                return False
+            call = part.value if isinstance(part, cst.Expr) else None
+            if isinstance(call, cst.Call) and nodes.last_name(call.func) in EXITS:
+                return False
+            if not isinstance(part, (cst.BaseSmallStatement,)) and any(isinstance(n, (cst.Raise, cst.Return)) for n in nodes.iter_expr(part)):
+                return False
+    return True
+
+
 def call_change(template, ctx: FileContext, sig) -> bool:
     """The message says how to change the call (a step of the caller's own, not a hand-off to a person)."""
     prose = template.prose
@@ -239,8 +265,10 @@ class MissingRetryGuidance(PartRule):
     response or HTTP error that sets a `Retry-After` header (`headers={"Retry-After": "30"}`) gives the
     wait there. A duration that measures the failure ("timed out after 10s") is no retry timing. A
     timeout's message that says how to change the call ("simplify the query or raise the timeout")
-    says what to retry with: the call may have been too big, and waiting does not shrink it. A rate
-    limit or an outage still needs the timing.
+    says what to retry with: the call may have been too big, and waiting does not shrink it (a step
+    put as a suggestion counts: "consider simplifying the query"). A rate limit or an outage still
+    needs the timing. An output line in an `except` that neither raises, returns nor exits is a
+    diagnostic of a failure the program works around (it skips the item and goes on): not flagged.
 
     ## Why is this bad?
     Without timing an agent retries immediately and hits the limit again, or gives up on a failure that
@@ -287,6 +315,8 @@ class MissingRetryGuidance(PartRule):
             return  # a typed timeout code is the retryability signal; a type-to-code mapper cannot know
         if framework_sinks.sets_retry_after(message.node, lambda name: ctx.resolve(message, name)):
             return  # the `Retry-After` header the response sets says when
+        if moves_on(message):
+            return  # a diagnostic of a failure the program works around itself ("pre-flight timed out for X")
         facts = ctx.guard(message)
         sig = signals(ctx)
         for template in complete_templates(message):

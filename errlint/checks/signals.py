@@ -6,7 +6,7 @@ phrase never matches inside an interpolated value. Code spans are kept: they are
 from __future__ import annotations
 
 import re
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..model import BOUNDED, EXCEPTION, PLACEHOLDER_MARK, Placeholder, Template
 from ..packs import Lexicon, Packs
@@ -45,6 +45,16 @@ STOP_WORDS = frozenset(
 )
 
 
+def _gerunds(verb: str) -> Set[str]:
+    """`simplify` -> simplifying, `increase` -> increasing, `split` -> splitting (and the plain +ing)."""
+    out = {verb + "ing"}
+    if verb.endswith("e") and not verb.endswith("ee"):
+        out.add(verb[:-1] + "ing")
+    if re.search(r"[^aeiou][aeiou][bdgmnprt]$", verb):
+        out.add(verb + verb[-1] + "ing")
+    return out
+
+
 class Signals:
     """Lexicon-backed readers of message prose; one instance per run."""
 
@@ -55,6 +65,9 @@ class Signals:
         free = sorted((v for v in verbs if v not in needs), key=len, reverse=True)
         bound = sorted((v for v in verbs if v in needs), key=len, reverse=True)
         self.imperative = re.compile(CLAUSE_START + r"(?:" + "|".join(free) + r")\b" + NOT_A_VERB_NEXT, re.I)
+        # a step put as a suggestion: "Consider simplifying your query", "try narrowing the range"
+        gerunds = sorted({g for v in free if re.fullmatch(r"[a-z]+", v) for g in _gerunds(v)}, key=len, reverse=True)
+        self.suggested = re.compile(CLAUSE_START + r"(?:consider|try|suggest|recommend)\s+(?:" + "|".join(gerunds) + r")\b", re.I)
         self.needs_object = re.compile(CLAUSE_START + r"(?:" + "|".join(bound) + r")\b(?!-\w)(?P<rest>.*?)(?=[.;!?](?:\s|$)|$)", re.I)
         self.allowed: Lexicon = packs.lexicon("allowed-values")
         self.retry: Lexicon = packs.lexicon("retry-statement")
@@ -69,7 +82,7 @@ class Signals:
         `prose` reads a part of the template's prose instead of all of it; `action` keeps only what
         the caller can do (an instruction, a command, a tool, retry timing), not a stated requirement."""
         prose = template.prose if prose is None else prose
-        found = self.imperative.search(prose)
+        found = self.imperative.search(prose) or self.suggested.search(prose)
         if found:
             return found.group(0).strip()
         for match in self.needs_object.finditer(prose):
