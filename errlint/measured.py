@@ -7,7 +7,7 @@ until it earns its place), `under review` (too few agreed verdicts yet) or `unme
 has earned its place for some audiences (the same measure on the findings for that reader) is on
 by default for them: `audiences`.
 """
-CORPUS = {"packages": 53, "findings": 712}
+CORPUS = {"packages": 53, "findings": 711}
 
 MEASURED = {
     'AEM001': {"findings": 0, "judged": 0, "agreed": 0, "tp": 0, "precision": None, "low": 0.000, "high": 1.000, "status": 'unmeasured'},
@@ -31,7 +31,7 @@ MEASURED = {
     'AEM402': {"findings": 39, "judged": 22, "agreed": 21, "tp": 2, "precision": 0.095, "low": 0.027, "high": 0.289, "status": 'below bar'},
     'AEM403': {"findings": 0, "judged": 0, "agreed": 0, "tp": 0, "precision": None, "low": 0.000, "high": 1.000, "status": 'unmeasured'},
     'AEM404': {"findings": 1, "judged": 1, "agreed": 1, "tp": 0, "precision": 0.000, "low": 0.000, "high": 0.793, "status": 'below bar'},
-    'AEM405': {"findings": 3, "judged": 3, "agreed": 3, "tp": 0, "precision": 0.000, "low": 0.000, "high": 0.562, "status": 'below bar'},
+    'AEM405': {"findings": 2, "judged": 2, "agreed": 2, "tp": 0, "precision": 0.000, "low": 0.000, "high": 0.658, "status": 'below bar'},
     'AEM501': {"findings": 0, "judged": 0, "agreed": 0, "tp": 0, "precision": None, "low": 0.000, "high": 1.000, "status": 'unmeasured'},
     'AEM502': {"findings": 0, "judged": 0, "agreed": 0, "tp": 0, "precision": None, "low": 0.000, "high": 1.000, "status": 'unmeasured'},
     'AEM503': {"findings": 0, "judged": 0, "agreed": 0, "tp": 0, "precision": None, "low": 0.000, "high": 1.000, "status": 'unmeasured'},

@@ -9,6 +9,7 @@ from ..model import (
     BOUNDED,
     COLLECTION,
     EXCEPTION,
+    PLACEHOLDER_MARK,
     SCHEMA,
     UNBOUNDED,
     VALIDATION,
@@ -400,6 +401,9 @@ class UnboundedAllowedList(Rule):
     """## What it does
     Flags an allowed-values list built by joining a collection that is not a literal (a database or
     API result), or a literal list of more than `max-listed-values` items written into the message.
+    The list is the one offered after an allowed-values word in its clause ("valid: {ids}"); a
+    collection shown before it ("Unknown fields {unknown}; allowed: a, b" echoes what the caller sent)
+    is not.
 
     ## Why is this bad?
     "Valid projects: ..." with 2,000 ids costs more than the call; show the first few and point to the
@@ -442,15 +446,25 @@ class UnboundedAllowedList(Rule):
     def check(self, message: Message, ctx: FileContext) -> Iterable[Finding]:
         limit = self.options["max-listed-values"]
         for template in message.templates:
-            allowed_list = ALLOWED_LIST.search(template.prose)
-            for holder in template.placeholders:
-                if holder.has(COLLECTION) and holder.has(UNBOUNDED) and allowed_list:
+            marks = [i for i, ch in enumerate(template.prose) if ch == PLACEHOLDER_MARK]
+            for n, holder in enumerate(template.placeholders):
+                # the list offered as the allowed values ("valid: {ids}"), not another collection the
+                # message shows ("Unknown fields {unknown}; allowed: a, b" echoes what was sent)
+                if holder.has(COLLECTION) and holder.has(UNBOUNDED) and _offered(template.prose, marks[n] if n < len(marks) else -1):
                     yield self.finding(message, f"`{_short(holder.expr)}` lists a collection that can grow without bound", "Show the first few values and name the listing tool, e.g. \"…and N more; call list_x\".")
                     return
             listed = _longest_list(template.literal)
             if listed > limit:
                 yield self.finding(message, f"the message lists {listed} values (limit {limit})", "Show the first few values and name the listing tool.")
                 return
+
+
+def _offered(prose: str, at: int) -> bool:
+    """An allowed-values word comes before the placeholder at `at`, in its clause."""
+    if at < 0:
+        return bool(ALLOWED_LIST.search(prose))
+    clause = re.split(r"[.;!?](?:\s|$)", prose[:at])[-1]
+    return bool(ALLOWED_LIST.search(clause))
 
 
 ALLOWED_LIST = re.compile(r"\b(one of|valid|allowed|available|supported|accepted|possible|choices|options|known|expected|try)\b", re.I)
