@@ -14,7 +14,7 @@ from ..fixes import call_arg_edit, node_edit
 from ..model import EXCEPTION, Applicability, Finding, Fix, Message
 from .base import FileContext, Rule, quote
 from .error_replies import reports_failure
-from .mcp import ERROR_TEXT, detected_stack, in_tool, tool_error_fix
+from .mcp import detected_stack, in_tool, tool_error_fix
 
 ZERO_RESULTS = re.compile(r"^\W*no (results|matches|items|entries|records|rows)\b", re.I)
 

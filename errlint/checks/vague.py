@@ -6,7 +6,7 @@ from typing import Iterable, List, Optional
 
 from ..model import EXCEPTION, RELAYED, Finding, Message, Template
 from ..prose import failure_statements
-from .base import CONTENT_SINKS, FileContext, Rule, caught_locally, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
+from .base import CONTENT_SINKS, FileContext, caught_locally, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
 from .error_replies import ErrorReplyRule
 from .inputs import first_failing_input
 from .no_message import control_flow, restates_status, without_text

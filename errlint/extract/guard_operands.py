@@ -126,9 +126,14 @@ _MEASURES = frozenset({"abs", "len", "int", "float", "round", "max", "min", "sum
 def computed_from_arithmetic(node: cst.CSTNode) -> bool:
     """`width % 8`, `(end - start).days`, `abs(a - b)`, `(end - start).total_seconds()`: a value
     the test computes with arithmetic, read through attributes, methods or measures."""
+    return _arithmetic_inside(node) is not None
+
+
+def _arithmetic_inside(node: cst.CSTNode) -> Optional[cst.BinaryOperation]:
+    """The arithmetic `node` reads through attributes, argument-less methods and measures, or None."""
     while True:
         if isinstance(node, cst.BinaryOperation):
-            return not isinstance(node.operator, (cst.BitOr, cst.MatrixMultiply))
+            return None if isinstance(node.operator, (cst.BitOr, cst.MatrixMultiply)) else node
         if isinstance(node, cst.Attribute):
             node = node.value
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and not node.args:
@@ -136,7 +141,7 @@ def computed_from_arithmetic(node: cst.CSTNode) -> bool:
         elif isinstance(node, cst.Call) and nodes.last_name(node.func) in _MEASURES and len(node.args) == 1:
             node = node.args[0].value
         else:
-            return False
+            return None
 
 
 def arithmetic_operands(node: cst.CSTNode) -> Set[str]:
@@ -150,17 +155,11 @@ def arithmetic_operands(node: cst.CSTNode) -> Set[str]:
             stack.extend((item.left, item.right))
         elif isinstance(item, cst.UnaryOperation):
             stack.append(item.expression)
-        elif item is node and computed_from_arithmetic(item) and not isinstance(item, cst.BinaryOperation):
-            stack.append(_inner_arithmetic(item))
+        elif item is node and (inner := _arithmetic_inside(item)) is not None:
+            stack.append(inner)  # `(end - start).days`: the difference inside
         elif nodes.number_text(item) is None and nodes.string_value(item) is None and not is_constant(item):
             found.add(subject(item))
     return found - {""}
-
-
-def _inner_arithmetic(node: cst.CSTNode) -> cst.CSTNode:
-    while not isinstance(node, cst.BinaryOperation):
-        node = node.value if isinstance(node, cst.Attribute) else node.func.value if isinstance(node.func, cst.Attribute) and not node.args else node.args[0].value
-    return node
 
 
 def is_len(node: cst.CSTNode) -> bool:

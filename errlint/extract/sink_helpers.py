@@ -116,7 +116,7 @@ def _sends_what_it_is_handed(raw, function) -> bool:
 def _status_at_call(raw, mapping: Dict[str, cst.CSTNode], function) -> Optional[int]:
     """The HTTP status a helper's sink takes from its parameter, as this call passes it or as the
     parameter's default gives it (`def reject(message, status=400)`)."""
-    call = raw.node if isinstance(raw.node, cst.Call) else getattr(getattr(raw.node, "exc", None), "func", None) and raw.node.exc
+    call = raw.node.exc if isinstance(raw.node, cst.Raise) else raw.node
     if not isinstance(call, cst.Call):
         return None
     given = nodes.call_arg(call, 0, "status_code", "code", "status")

@@ -136,8 +136,9 @@ class SinkRecording:
             return
         if framework_sinks.on_call(self, call, callee):
             return
-        if sink_helpers.passes_text(call) and sink_helpers.helper_name(call)[0]:
-            self.note_helper_call(call)
+        helper = sink_helpers.helper_name(call)[0]
+        if helper and sink_helpers.passes_text(call):  # judged once every function of the file is known
+            self.helper_calls.append(self.raw_sink("helper-call", helper, call, None))
         if self.class_is_exception and self.func is not None and self.func.name == "__init__" and _is_super_init(func):
             expr = nodes.call_arg(call, 0, *ARG_MESSAGE_KEYWORDS)
             if expr is not None:
@@ -197,14 +198,6 @@ class SinkRecording:
                 self.callbacks.add(converter.value)
         elif method == "set_defaults":
             self.argparse_calls.append(call)
-
-    def note_helper_call(self, call: cst.Call) -> None:
-        """A call that may send its text through a sink helper of the file, with the place it is made
-        (`sink_helpers`; resolved once every function of the file is known)."""
-        name = sink_helpers.helper_name(call)[0]
-        before = len(self.raw)
-        self.record("helper-call", name, call, None)
-        self.helper_calls.append(self.raw.pop(before))
 
     def _link_call(self, call: cst.Call, func: cst.CSTNode, callee: str) -> None:
         """Record a call for the project model: its target (`receivers.call_target`: the qualified

@@ -378,6 +378,11 @@ class Walker(SinkRecording, ToolReplies, TryBlocks, Definitions, ImportNotes, Bi
         )
 
     def record(self, kind: str, callee: str, node: cst.CSTNode, expr: Optional[cst.CSTNode], args: Sequence[cst.CSTNode] = (), **extra: object) -> None:
+        self.raw.append(self.raw_sink(kind, callee, node, expr, args, **extra))
+
+    def raw_sink(self, kind: str, callee: str, node: cst.CSTNode, expr: Optional[cst.CSTNode], args: Sequence[cst.CSTNode] = (), **extra: object) -> RawSink:
+        """A sink as it stands at this point of the walk: its place (output run, header, `__main__`
+        block), scope, context and the names that reach it."""
         if self.output_run is not None and "run" not in extra:
             extra["run"] = self.output_run
         if kind in HEADER_SINKS and expr is not None and ends_with_colon(expr) and self.block_at is not None and prints_later(*self.block_at):
@@ -386,7 +391,7 @@ class Walker(SinkRecording, ToolReplies, TryBlocks, Definitions, ImportNotes, Bi
             extra["before_debugger"] = True  # "dropping into pdb..." then `pdb.post_mortem(tb)`
         if self.main_depth and self.func is None:
             extra["main"] = True
-        self.raw.append(RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args, self.reaching_now(), self.caught_names()))
+        return RawSink(kind, callee, node, expr, self.scope, self.context(), dict(extra), args, self.reaching_now(), self.caught_names())
 
 
 _HANDLERS: Dict[type, Optional[Callable[[Walker, cst.CSTNode], None]]] = {}  # statement class -> Walker.st_<class>
