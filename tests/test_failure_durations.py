@@ -152,3 +152,5 @@ def test_a_diagnostic_of_a_failure_the_program_works_around():
     assert found(PROBE.replace("{tail}", "; skipping it").replace("{after}", "")) == []
     # the same line before the command gives up is the failure's report
     assert found(PROBE.replace("{tail}", "").replace("{after}", "            sys.exit(1)")) == [(16, "AEM206")]
+    # an exit anywhere in the handler ends the command there too
+    assert found(PROBE.replace("{tail}", "").replace("{after}", "            if not working:\n                sys.exit(1)")) == [(16, "AEM206")]

@@ -224,22 +224,17 @@ EXITS = frozenset({"exit", "_exit", "quit", "abort", "Exit"})
 
 
 def moves_on(message: Message) -> bool:
-    """An output line in an `except` that neither raises, returns nor exits: the program works around
-    the failure and goes on (tries the next candidate, keeps a default), so nobody is to retry it."""
+    """An output line in an `except` that neither raises, returns nor exits anywhere in it: the program
+    works around the failure and goes on (tries the next candidate, keeps a default), so nobody is to
+    retry it."""
     if message.sink not in OUTPUT_SINKS or not message.context.handlers:
         return False
-    node = message.context.handlers[0].node
-    body = getattr(getattr(node, "body", None), "body", ())
-    for stmt in body:
-        small = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt]
-        for part in small:
-            if isinstance(part, (cst.Raise, cst.Return)):
-                return False
-            call = part.value if isinstance(part, cst.Expr) else None
-            if isinstance(call, cst.Call) and nodes.last_name(call.func) in EXITS:
-                return False
-            if not isinstance(part, (cst.BaseSmallStatement,)) and any(isinstance(n, (cst.Raise, cst.Return)) for n in nodes.iter_expr(part)):
-                return False
+    body = getattr(message.context.handlers[0].node, "body", None)
+    if body is None:
+        return False
+    for node in nodes.iter_expr(body, stop=(cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+        if isinstance(node, (cst.Raise, cst.Return)) or isinstance(node, cst.Call) and nodes.last_name(node.func) in EXITS:
+            return False
     return True
 
 
