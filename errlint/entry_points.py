@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
+from .line_patterns import LinePattern
 from .model import FunctionInfo
 
 HTTP_FRAMEWORKS = ("fastapi", "starlette", "flask", "quart", "aiohttp", "django", "rest_framework", "sanic", "litestar", "werkzeug")
@@ -100,17 +101,16 @@ def project_scripts(root: Optional[str]) -> List[str]:
     return out
 
 
-_CLI_HINT = re.compile(rb"^\s*(?:import|from)\s+(?:click|typer|argparse)\b|__main__|ArgumentParser|parse_args|parse_known_args|set_defaults", re.M)
-_HTTP_HINT = re.compile(rb"^\s*(?:import|from)\s+(?:" + "|".join(HTTP_FRAMEWORKS).encode() + rb")\b", re.M)
+# an import of the framework (the words are tested first: a substring test is far faster than a
+# failing search), or a CLI's own words
+_CLI_IMPORT = LinePattern(rb"\s*(?:import|from)\s+(?:click|typer|argparse)\b")
+_CLI_WORDS = (b"__main__", b"ArgumentParser", b"parse_args", b"parse_known_args", b"set_defaults")
+_HTTP_IMPORT = LinePattern(rb"\s*(?:import|from)\s+(?:" + "|".join(HTTP_FRAMEWORKS).encode() + rb")\b")
 # a tool, resource or prompt registered on a FastMCP server (a module may register only resources or
 # prompts), and the low-level `call_tool` handler
-_AGENT_HINT = re.compile(rb"\.(?:tool|resource|prompt)\b|add_tool|from_function|call_tool|on_call_tool")
-# words each hint needs: a substring test is far faster than a failing search with the regex
-_HINT_WORDS = {
-    "agent": (b"tool", b"from_function", b"resource", b"prompt"),
-    "cli": (b"click", b"typer", b"argparse", b"__main__", b"ArgumentParser", b"parse_args", b"parse_known_args", b"set_defaults"),
-    "http": tuple(f.encode() for f in HTTP_FRAMEWORKS),
-}
+_AGENT_CALLS = (b"add_tool", b"from_function", b"call_tool")  # (`on_call_tool` holds `call_tool`)
+_AGENT_ATTRIBUTE = re.compile(rb"\.(?:tool|resource|prompt)\b")
+_FRAMEWORK_WORDS = {"cli": (b"click", b"typer", b"argparse"), "http": tuple(f.encode() for f in HTTP_FRAMEWORKS)}
 
 
 def audience_hints(data: bytes, name: str = "", known: Iterable[str] = ()) -> set:
@@ -122,7 +122,14 @@ def audience_hints(data: bytes, name: str = "", known: Iterable[str] = ()) -> se
         out.add("cli")
     if name == "views.py":
         out.add("http")
-    for audience, pattern in (("agent", _AGENT_HINT), ("cli", _CLI_HINT), ("http", _HTTP_HINT)):
-        if audience not in known and any(word in data for word in _HINT_WORDS[audience]) and pattern.search(data):
-            out.add(audience)
+    if "agent" not in known and (any(word in data for word in _AGENT_CALLS) or _AGENT_ATTRIBUTE.search(data)):
+        out.add("agent")
+    if "cli" not in known and (any(word in data for word in _CLI_WORDS) or _imports(data, "cli", _CLI_IMPORT)):
+        out.add("cli")
+    if "http" not in known and _imports(data, "http", _HTTP_IMPORT):
+        out.add("http")
     return out
+
+
+def _imports(data: bytes, audience: str, pattern: LinePattern) -> bool:
+    return any(word in data for word in _FRAMEWORK_WORDS[audience]) and pattern.search(data) is not None

@@ -52,13 +52,15 @@ class Locator:
         code = self._code(anchor)
         if code is None:
             return (0, 0)
-        start = self._only(code)
-        if start is None and within is not None:
+        found = self._only(code)
+        if found is None and within is not None:
             region = self._region(within)
             if region is not None:
-                start = self._only(code, *region)
-        if start is not None:
-            return _trim_parens(anchor, start, start + len(code), self.module)
+                found = self._only(code, *region)
+        if found is not None:
+            return _trim_parens(anchor, found[0], found[1], self.module)
+        if not self._occurrences(code, limit=1):  # not in the file: a node the walk built (a rewritten template)
+            return (0, len(code))
         found = self._all_offsets(anchor).get(id(anchor))
         if found is None:
             first = max(self.text.find(code), 0)
@@ -93,13 +95,32 @@ class Locator:
             found = self._all_offsets(node).get(id(node))
         return found
 
-    def _only(self, code: str, lo: int = 0, hi: Optional[int] = None) -> Optional[int]:
-        """Where `code` starts when it occurs exactly once in text[lo:hi], else None."""
+    def _only(self, code: str, lo: int = 0, hi: Optional[int] = None) -> Optional[Tuple[int, int]]:
+        """(start, end) of `code` when it occurs exactly once in text[lo:hi], else None."""
+        found = self._occurrences(code, lo, hi, limit=2)
+        return found[0] if len(found) == 1 else None
+
+    def _occurrences(self, code: str, lo: int = 0, hi: Optional[int] = None, limit: int = 0) -> List[Tuple[int, int]]:
+        """(start, end) of the copies of `code` in text[lo:hi], the first `limit` of them (0: all).
+
+        A node on several lines inside an indented block is generated without the block's
+        indentation (`code_for_node` starts at indent level 0), so when its text is not found as it
+        is, each of its line breaks may be followed by more indentation than it shows."""
         hi = len(self.text) if hi is None else hi
-        first = self.text.find(code, lo, hi)
-        if first < 0 or self.text.find(code, first + 1, hi) >= 0:
-            return None
-        return first
+        found: List[Tuple[int, int]] = []
+        at = self.text.find(code, lo, hi)
+        while at >= 0 and (not limit or len(found) < limit):
+            found.append((at, at + len(code)))
+            at = self.text.find(code, at + 1, hi)
+        if found or "\n" not in code and "\r" not in code:
+            return found
+        lines = re.split(r"\r\n|\r|\n", code)
+        pattern = re.compile(r"(?:\r\n|\r|\n)[ \t]*".join(re.escape(line) for line in lines))
+        for match in pattern.finditer(self.text, lo, hi):
+            found.append(match.span())
+            if len(found) == limit:
+                break
+        return found
 
     def _code(self, node) -> Optional[str]:
         try:
@@ -111,9 +132,9 @@ class Locator:
         code = self._code(node)
         if code is None:
             return None
-        first = self._only(code)
-        if first is not None:
-            return first, first + len(code)
+        found = self._only(code)
+        if found is not None:
+            return found
         return self._ordinals().get(id(node))
 
     def _ordinals(self) -> Dict[int, Tuple[int, int]]:
@@ -132,19 +153,15 @@ class Locator:
                 copies = self._copies(code)
                 if len(group) > 1 and len({type(n) for n in group}) == 1 and len(copies) == len(group):
                     for node, at in zip(group, copies):
-                        self._ordinal[id(node)] = (at, at + len(code))
+                        self._ordinal[id(node)] = at
         return self._ordinal
 
-    def _copies(self, code: str) -> List[int]:
-        """Starts of the copies of `code` that are not the front of a longer expression (`raise E`
-        inside `raise E(...)` or `raise E.x` is not a copy)."""
-        found, at = [], self.text.find(code)
-        while at >= 0:
-            end = at + len(code)
-            if end >= len(self.text) or not (self.text[end].isalnum() or self.text[end] in "_(.["):
-                found.append(at)
-            at = self.text.find(code, end)
-        return found
+    def _copies(self, code: str) -> List[Tuple[int, int]]:
+        """(start, end) of the copies of `code` that are not the front of a longer expression
+        (`raise E` inside `raise E(...)` or `raise E.x` is not a copy)."""
+        text = self.text
+        return [(at, end) for at, end in self._occurrences(code)
+                if end >= len(text) or not (text[end].isalnum() or text[end] in "_(.[")]
 
     def _all_offsets(self, anchor) -> Dict[int, Tuple[int, int]]:
         if self._offsets is None:

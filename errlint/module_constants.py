@@ -14,11 +14,13 @@ import re
 from pathlib import Path
 from typing import Dict, Set, Tuple
 
+from .line_patterns import LinePattern
+
 # `NAME = "..."`, `NAME: dict = {...}`: an ALL_CAPS name at column 0 given a literal
-_CONSTANT = re.compile(rb"^([A-Z][A-Z0-9_]*)[ \t]*(?::[^=\n]*)?=[ \t]*(?=[\"'({\[]|[rRbBuUfF]{1,2}[\"'])", re.M)
+_CONSTANT = LinePattern(rb"([A-Z][A-Z0-9_]*)[ \t]*(?::[^=\n]*)?=[ \t]*(?=[\"'({\[]|[rRbBuUfF]{1,2}[\"'])", re.M)
 _TRIPLE = re.compile(rb"[rRbBuUfF]{0,2}(\"\"\"|''')")
 _TOP_LEVEL = re.compile(rb"^(?=[^\s#)\]}])", re.M)  # a line that ends the value before it
-_FROM_IMPORT = re.compile(rb"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_FROM_IMPORT = LinePattern(rb"[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
 _CAPS_NAME = re.compile(rb"\b[A-Z][A-Z0-9_]*\b")
 MAX_CONSTANT_TEXT = 50_000
 MAX_CONSTANTS = 5_000

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from .config import Settings, detect_versions
+from .line_patterns import LinePattern
 
 _TOOL_DECORATOR = re.compile(
     rb"@[\w.]+\.tool\b(?P<args>\([^)]*\))?[^\n]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*(?:async[ \t]+)?def[ \t]+(?P<fn>\w+)"
@@ -30,18 +31,19 @@ def scan_tool_names(data: bytes) -> List[str]:
     if b"tool" not in data and b"Tool" not in data:  # every pattern below has one of them (no lowered copy)
         return []
     out: List[str] = []
-    for match in _TOOL_DECORATOR.finditer(data):
+    # (a substring test first: a failing search with each pattern costs far more)
+    for match in _TOOL_DECORATOR.finditer(data) if b".tool" in data else ():
         named = _NAME_KW.search(match.group("args") or b"")
         out.append((named.group("name") if named else match.group("fn")).decode("ascii", "replace"))
-    for match in _TOOL_CALL.finditer(data):
+    for match in _TOOL_CALL.finditer(data) if b"tool(" in data or b"Tool.from_function(" in data else ():
         named = _NAME_KW.search(match.group("rest"))
         out.append((named.group("name") if named else match.group("fn")).decode("ascii", "replace"))
-    for match in _TOOL_DECL.finditer(data):
+    for match in _TOOL_DECL.finditer(data) if b"Tool(" in data else ():
         out.append(match.group("name").decode("ascii", "replace"))
     return out
 
 
-_EXCEPT = re.compile(r"^[ \t]*except\*?[ \t]*\(?[ \t]*([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*)", re.M)
+_EXCEPT = LinePattern(r"[ \t]*except\*?[ \t]*\(?[ \t]*([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*)", re.M)
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
@@ -187,11 +189,10 @@ class ServerObjects:
 
 
 # `NOTES: dict[str, Note] = {}`, `_jobs = defaultdict(list)`: a container made empty at module level
-_EMPTY_STORE = re.compile(rb"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*(?:\{\}|\[\]|(?:collections\.)?(?:set|dict|list|OrderedDict|defaultdict|Counter|deque)\((?:[A-Za-z_][\w.]*)?\))[ \t]*(?:#.*)?$", re.M)
+_EMPTY_STORE = LinePattern(rb"([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*(?:\{\}|\[\]|(?:collections\.)?(?:set|dict|list|OrderedDict|defaultdict|Counter|deque)\((?:[A-Za-z_][\w.]*)?\))[ \t]*(?:#.*)?$", re.M)
 
 
-_STORE_HINT = re.compile(rb"= *(?:\{\}|\[\])|(?:set|dict|list|OrderedDict|Counter|deque)\(\)|defaultdict\(")
-_SETTINGS_CLASS = re.compile(rb"^class[ \t]+(\w+)[ \t]*\([^)]*\bBaseSettings\b[^)]*\)", re.M)
+_SETTINGS_CLASS = LinePattern(rb"class[ \t]+(\w+)[ \t]*\([^)]*\bBaseSettings\b[^)]*\)", re.M)
 
 
 class ModuleObjects:
@@ -207,9 +208,8 @@ class ModuleObjects:
 
     def add(self, path: Path, data: bytes) -> None:
         module = path.parent.name if path.stem == "__init__" else path.stem
-        if _STORE_HINT.search(data):  # (every form `_EMPTY_STORE` matches has one of these; most files none)
-            for match in _EMPTY_STORE.finditer(data):
-                self.found[f"{module}.{match.group(1).decode('ascii', 'replace')}"] = "store"
+        for match in _EMPTY_STORE.finditer(data):
+            self.found[f"{module}.{match.group(1).decode('ascii', 'replace')}"] = "store"
         if b"BaseSettings" in data:
             for cls in _SETTINGS_CLASS.finditer(data):
                 made = re.compile(rb"^(\w+)[ \t]*(?::[^=\n]*)?=[ \t]*" + re.escape(cls.group(1)) + rb"\(", re.M)
@@ -220,7 +220,7 @@ class ModuleObjects:
         return tuple(sorted(self.found.items()))
 
 
-_TOP_CLASS = re.compile(rb"^class[ \t]+(\w+)[ \t]*\(([^)]*)\)[ \t]*:", re.M)
+_TOP_CLASS = LinePattern(rb"class[ \t]+(\w+)[ \t]*\(([^)]*)\)[ \t]*:", re.M)
 _TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.M)  # a line that ends the indented body before it
 _TRAILING_COMMENTS = re.compile(r"(?:\s*\n#[^\n]*)*\s*$")  # comments at column 0 after the body
 MAX_CLASS_TEXT = 8_000
@@ -287,7 +287,7 @@ def _exception_class_texts(path: Path, text: str, exceptions: Set[str]) -> Dict[
     return out
 
 
-_CLASS_HEADER = re.compile(_TOP_CLASS.pattern.decode(), re.M)
+_CLASS_HEADER = LinePattern(_TOP_CLASS.pattern.pattern[2:-1].decode())
 
 
 _LITERAL_ALIAS = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[ \t]*(?:typing\.)?TypeAlias[ \t]*)?=[ \t]*(?:typing\.|t\.)?Literal\[([^\]]*)\]", re.M)

@@ -19,6 +19,7 @@ import libcst as cst
 
 from .model import Diagnostic, Level, Location
 from .source_decoding import _decode, _position, _Unreadable, source_text
+from .unvalidated_parse import parse_module
 
 # Larger files get AEM001 without being parsed: libcst needs about 7 s and 400 MB per MB of dense
 # code, so a 20 MB generated file would take minutes and gigabytes (the largest stdlib file is 0.8 MB).
@@ -35,7 +36,7 @@ def parse(data: bytes):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            module = cst.parse_module(data)
+            module = parse_module(data)
         return module, _decode(data, module.encoding)
     except RecursionError:
         return _syntax_diagnostic(data, "expression too deeply nested for errlint's parser")

@@ -211,8 +211,9 @@ def mentions(template: Template, word: str) -> bool:
     camel = re.sub(r"_([a-z])", lambda m: m.group(1).upper(), word)
     variants.add(camel)
     text = template.literal
+    lowered = text.lower()
     for v in variants:
-        if re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", text, re.I):
+        if v.lower() in lowered and re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", text, re.I):
             return True
     return False
 

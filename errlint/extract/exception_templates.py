@@ -18,6 +18,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 import libcst as cst
 
 from ..model import Template
+from ..unvalidated_parse import parse_module
 from . import nodes
 
 DEFAULT_ATTRS = ("message", "msg", "detail", "default_detail", "default_message", "description", "error_message", "default_msg", "reason", "template", "message_template", "msg_template")
@@ -144,7 +145,7 @@ def parsed_class(text: str) -> Optional[cst.ClassDef]:
         if len(_PARSED) > 2_000:
             _PARSED.clear()
         try:
-            body = cst.parse_module(text).body
+            body = parse_module(text).body
             _PARSED[text] = body[0] if len(body) == 1 and isinstance(body[0], cst.ClassDef) else None
         except (cst.ParserSyntaxError, RecursionError, ValueError):
             _PARSED[text] = None

@@ -12,6 +12,7 @@ from typing import Dict, Optional, Set
 import libcst as cst
 
 from ..model import Template
+from ..unvalidated_parse import parse_module
 from . import nodes
 
 _PARSED: Dict[str, Optional[cst.CSTNode]] = {}
@@ -27,7 +28,7 @@ def constant_value(text: str) -> Optional[cst.CSTNode]:
             _FOREIGN.clear()
         value = None
         try:
-            body = cst.parse_module(text).body
+            body = parse_module(text).body
             line = body[0] if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) else None
             stmt = line.body[0] if line is not None and len(line.body) == 1 else None
             if isinstance(stmt, (cst.Assign, cst.AnnAssign)):
