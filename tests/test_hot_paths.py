@@ -262,3 +262,46 @@ def test_the_cli_run_tunes_the_collector(tmp_path, freeze_counts):
     out = CliRunner().invoke(main, ["check", "--no-cache", "--jobs", "1", str(tmp_path)])
     assert out.exit_code == 1, out.output
     assert seen and seen[0] > before + 100
+
+
+CHILDREN_SOURCE = '''
+@deco(1, k=v)
+async def f(a, /, b: int = 2, *args, c, **kw) -> "T":
+    global g
+    x, *y = z = await q[1:2, ::3]
+    x += [i async for i in a if i] + {k: v for k, v in kw.items()} - {*s, 1}
+    print(f"{a!r:>{w}} and {b}" "tail", sep="", **kw) if not x else (lambda m=1: m)(2)
+    with open(p) as fh, ctx():
+        del fh.attr[0]
+    try:
+        raise E("bad") from None
+    except* (A, B) as e:
+        assert e, "msg"
+    match x:
+        case {"k": [1, *rest]} | Point(x=0) if rest:
+            yield from rest
+    return t"{x}" if False else ...
+'''
+
+
+def test_children_are_read_field_by_field_as_the_generic_reading_reads_them():
+    try:
+        module = cst.parse_module(CHILDREN_SOURCE)
+    except cst.ParserSyntaxError:  # a libcst without t-strings
+        module = cst.parse_module(CHILDREN_SOURCE.replace('t"{x}"', 'f"{x}"'))
+    pending, classes = [module], set()
+    while pending:
+        node = pending.pop()
+        got, expected = nodes.children(node), nodes._generic_children(node)
+        assert len(got) == len(expected) and all(a is b for a, b in zip(got, expected)), type(node).__name__
+        classes.add(type(node))
+        pending.extend(node.children)  # every child, whitespace included, so every class is read
+    assert {cst.Call, cst.Arg, cst.FormattedString, cst.MatchOr, cst.Lambda, cst.Subscript} <= classes
+
+
+def test_a_field_that_may_hold_punctuation_is_read_generically():
+    # `Arg.star` holds text, `Import.names` holds aliases, `Param.default` an expression or nothing:
+    # a field typed with a class some subclass of which is skipped is not read blindly
+    assert nodes._field_mode(cst.BaseExpression) == "one"
+    assert nodes._field_mode(cst.BaseParenthesizableWhitespace) == ""
+    assert nodes._field_mode(cst.CSTNode) == ""  # some node classes are whitespace

@@ -31,7 +31,7 @@ class Choice:
 
 Addition = Union[cst.CSTNode, Choice]
 
-_BINDS = (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.With, cst.NamedExpr, cst.ExceptHandler, cst.Del)
+_BINDS = frozenset({cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.With, cst.NamedExpr, cst.ExceptHandler, cst.Del})
 
 
 def appended_choice(stmt: cst.If, name: str) -> Optional[Choice]:
@@ -130,7 +130,7 @@ def _statements(body: cst.BaseSuite) -> List[cst.CSTNode]:
 def _binds(stmt: cst.CSTNode, name: str) -> bool:
     """Whether `stmt` binds `name` anywhere (nested functions and classes bind their own names)."""
     for node in nodes.iter_expr(stmt, stop=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-        if isinstance(node, _BINDS) and name in _target_names(node):
+        if node.__class__ in _BINDS and name in _target_names(node):  # exact class test: see `nodes`
             return True
     return False
 

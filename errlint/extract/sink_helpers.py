@@ -26,6 +26,7 @@ from .framework_sinks import status_value
 NOT_HELPER_KINDS = frozenset({"tool-return", "tool-output", "stdio-print", "class-default", "helper-call"})
 NOT_HELPER_ROLES = frozenset({"tool", "lowlevel", "cli", "validator", "dunder", "resource"})
 TEXT_NODES = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
+_TEXT_CLASSES = frozenset(TEXT_NODES)  # exact class tests on the hot path: see `nodes`
 
 
 def passes_text(call: cst.Call) -> bool:
@@ -33,11 +34,13 @@ def passes_text(call: cst.Call) -> bool:
     (`"..." % x`, `"...".format(x)`)."""
     for arg in call.args:
         value = arg.value
-        if isinstance(value, TEXT_NODES):
+        kind = value.__class__
+        if kind in _TEXT_CLASSES:
             return True
-        if isinstance(value, cst.BinaryOperation) and isinstance(value.left, TEXT_NODES):
+        if kind is cst.BinaryOperation and value.left.__class__ in _TEXT_CLASSES:
             return True
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "format" and isinstance(value.func.value, TEXT_NODES):
+        if kind is cst.Call and value.func.__class__ is cst.Attribute and value.func.attr.value == "format" \
+                and value.func.value.__class__ in _TEXT_CLASSES:
             return True
     return False
 
@@ -45,9 +48,9 @@ def passes_text(call: cst.Call) -> bool:
 def helper_name(call: cst.Call) -> Tuple[str, bool]:
     """(`name`, is a method call on self/cls) of a call that may reach a helper of the file, or ("", False)."""
     func = call.func
-    if isinstance(func, cst.Name):
+    if func.__class__ is cst.Name:
         return func.value, False
-    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
+    if func.__class__ is cst.Attribute and func.value.__class__ is cst.Name and func.value.value in ("self", "cls"):
         return func.attr.value, True
     return "", False
 

@@ -29,22 +29,23 @@ def is_debug_test(test: cst.CSTNode) -> bool:
     stack = [test]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Name):
+        kind = node.__class__  # exact class tests: see `nodes`
+        if kind is cst.Name:
             if DEBUG_NAME.match(node.value):
                 return True
-        elif isinstance(node, cst.Attribute):
+        elif kind is cst.Attribute:
             if DEBUG_NAME.match(node.attr.value):
                 return True
-        elif isinstance(node, cst.BooleanOperation):
+        elif kind is cst.BooleanOperation:
             stack.extend((node.left, node.right))
-        elif isinstance(node, cst.UnaryOperation):
+        elif kind is cst.UnaryOperation:
             stack.append(node.expression)
-        elif isinstance(node, cst.Call):
+        elif kind is cst.Call:
             args = nodes.positional_args(node)
             value = nodes.string_value(args[0]) if args else None
             if value and DEBUG_NAME.match(value):
                 return True
-        elif isinstance(node, cst.Comparison):
+        elif kind is cst.Comparison:
             stack.append(node.left)
     return False
 
@@ -393,6 +394,7 @@ _INERT_STATEMENTS = (cst.SimpleStatementLine, cst.Return, cst.Pass, cst.Assign, 
                      cst.Annotation, cst.Expr, cst.Newline, cst.TrailingWhitespace, cst.EmptyLine, cst.Comment,
                      cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.AssignEqual, cst.Semicolon,
                      cst.IndentedBlock, cst.SimpleStatementSuite, cst.MaybeSentinel)
+_INERT = frozenset(_INERT_EXPRESSIONS + _INERT_STATEMENTS)
 
 
 def cannot_raise(body: cst.CSTNode) -> bool:
@@ -403,6 +405,6 @@ def cannot_raise(body: cst.CSTNode) -> bool:
     for node in nodes.iter_expr(body):
         if isinstance(node, cst.AssignTarget) and not isinstance(node.target, cst.Name):
             return False  # `self.x = ...`, `d[k] = ...` call a setter
-        if not isinstance(node, _INERT_EXPRESSIONS + _INERT_STATEMENTS):
+        if node.__class__ not in _INERT:  # exact class test: see `nodes`
             return False
     return True
