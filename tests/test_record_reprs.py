@@ -89,3 +89,97 @@ def test_a_plain_class_or_one_with_its_own_repr_does_not():
     assert found(plain) == []  # `<Profile object at 0x…>`
     own = CLICK.format(field="password: str = ''\n\n    def __repr__(self):\n        return f'Profile({self.user}@{self.host})'")
     assert found(own) == []
+
+
+# an instance the code makes of such a class (`GATEWAY = GatewayConfig(...)`, `login = Login(...)`)
+# shows the same fields as a parameter annotated with it; a record is as big as its fields, so no
+# "any size" finding
+def found_leaks_and_sizes(code: str) -> list:
+    return sorted((d.location.row, d.code) for d in lint(code, select=["AEM3", "AEM4"], settings=PREVIEW))
+
+
+DRF_CONSTANT = '''import os
+from dataclasses import dataclass
+
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+
+@dataclass
+class GatewayConfig:
+    account: str
+    {field}
+
+
+GATEWAY = GatewayConfig("acct_main", os.environ["STRIPE_SECRET_KEY"])
+
+
+class ChargeView(APIView):
+    def post(self, request):
+        return Response({{"detail": f"Charge failed with gateway {{GATEWAY}}"}}, status=502)
+'''
+
+CLICK_LOCAL = '''import attr
+import click
+
+
+@attr.s
+class Login:
+    user = attr.ib()
+    {field}
+
+
+@click.command()
+@click.argument("user")
+def main(user):
+    login = Login(user, click.prompt("Password", hide_input=True))
+    raise click.ClickException(f"Login refused: {{login!r}}")
+'''
+
+MCP_STR = MCP[:MCP.index("def login")] + '''@mcp.tool()
+def login(account: str, region: str) -> str:
+    entry = Creds(account, region)
+    raise ToolError("Login refused for " + str(entry))
+'''
+
+
+@pytest.mark.parametrize("shape, field, row", [
+    (DRF_CONSTANT, "secret_key: str", 19),
+    (CLICK_LOCAL, "password = attr.ib()", 15),
+    (MCP_STR, "api_key: str", 17),
+])
+def test_an_instance_made_of_a_record_class_leaks_its_credential_field(shape, field, row):
+    assert found_leaks_and_sizes(shape.format(field=field)) == [(row, "AEM301")]
+
+
+@pytest.mark.parametrize("shape, field", [
+    (DRF_CONSTANT, "secret_key: str = field(default='', repr=False)"),
+    (CLICK_LOCAL, "password = attr.ib(repr=False)"),
+    (MCP_STR, "region: str"),
+])
+def test_an_instance_whose_record_masks_or_has_no_credential_shows_nothing_to_report(shape, field):
+    assert found_leaks_and_sizes(shape.format(field=field)) == []
+
+
+def test_an_instance_of_a_plain_class_shows_none_of_its_fields():
+    plain = DRF_CONSTANT.format(field="secret_key: str").replace("@dataclass\n", "").replace(
+        "    account: str\n    secret_key: str", "    account: str\n    secret_key: str\n\n    def __init__(self, account, secret_key):\n        self.account, self.secret_key = account, secret_key")
+    assert found_leaks_and_sizes(plain) == []  # `<GatewayConfig object at 0x…>`
+
+
+def test_a_field_that_is_only_maybe_a_credential_needs_a_message_about_authentication():
+    # a lexer's `token` is no credential; in a message about a refused login it may be one
+    code = '''from dataclasses import dataclass
+
+
+@dataclass
+class Lexeme:
+    kind: str
+    token: str
+
+
+def expect(found: Lexeme, wanted: str) -> None:
+    raise SyntaxError(f"expected {wanted}, got {found}")
+'''
+    assert found(code) == []
+    assert found(code.replace("expected {wanted}, got {found}", "authentication refused for {found}")) == [(11, "AEM301")]

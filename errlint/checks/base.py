@@ -426,6 +426,8 @@ def complete_templates(message: Message) -> List[Template]:
 
 def mostly_non_english(text: str) -> bool:
     """True when most letters are outside ASCII: English lexicons do not apply (the phrase lists are English)."""
+    if text.isascii():  # most messages: no letter to count
+        return False
     letters = [c for c in text if c.isalpha()]
     if len(letters) < 8:
         return False

@@ -47,8 +47,11 @@ class SecretInMessage(Rule):
     password, a token or signature parameter, or a webhook host (`f"postgres://{user}:{pw}@{host}"`,
     `?X-Amz-Signature=...`, `hooks.slack.com/services/...`). A record whose class declares a credential
     field (a pydantic model, dataclass, attrs class or NamedTuple of the module with `client_secret: str`)
-    shows it in its repr, so a parameter annotated with that class (or a list of it) is a secret unless
-    the field is `SecretStr` or `repr=False`. A masked part (`:***@`, `<your key>`) is
+    shows it in its repr, so a parameter annotated with that class (or a list of it), and an instance
+    the code makes of it (`SMTP = SmtpSettings(host, port, user, password)`), is a secret unless the
+    field is `SecretStr` or `repr=False` (a field named only maybe for a credential, such as a lexer's
+    `token`, counts where the message speaks of authentication). A plain class's instance prints as
+    `<Name object at 0x…>`, none of its fields. A masked part (`:***@`, `<your key>`) is
     not. A tool's error reply returned as its result is read like a raised error. Masked
     values (`mask(x)`, `x[:4]`), `len(x)`, `bool(x)` and names such as `max_tokens`, `token_count` or
     `token_url` are not flagged, nor names that hold an error or message about a secret

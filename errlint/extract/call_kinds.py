@@ -31,7 +31,7 @@ from ..model import (
     URL,
     VALIDATION,
 )
-from . import nodes
+from . import nodes, record_reprs
 from .credential_evidence import keyed_secret
 from .value_names import (
     SECRET_ALLOW,
@@ -59,18 +59,20 @@ OPTION_KEY = re.compile(r"^[a-z_][a-z0-9_-]*$")
 class CallKinds:
     """Call classification for `PlaceholderKinds` (a mixin: it uses `classify`, `qualify` and `code`)."""
 
-    def _settings_class(self, name: str) -> bool:
-        """`name` is a class of the module that holds settings: a pydantic `BaseSettings`, or a class
-        that declares a field named for a secret (`api_key: str`); its instances print every field."""
+    def _made_class(self, name: str) -> Tuple[str, str]:
+        """What an instance of `name`, a class of the module, shows as text: ("settings", "") for a
+        pydantic `BaseSettings` (every setting, its secrets too), ("record", "Class.field") for a
+        record class that shows a credential field (`record_reprs.secret_field`: a dataclass, attrs
+        class, pydantic model or NamedTuple, the field not masked), else ("", ""). A plain class's
+        instance prints as `<Name object at 0x…>`: none of its fields."""
         found = self.scope.lookup(name)
         stmt = found[0].value if len(found) == 1 and found[0].kind == "class" else None
         if not isinstance(stmt, cst.ClassDef):
-            return False
+            return "", ""
         if any(nodes.last_name(b.value) == "BaseSettings" for b in stmt.bases):
-            return True
-        body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()
-        fields = [small.target for line in body if isinstance(line, cst.SimpleStatementLine) for small in line.body if isinstance(small, cst.AnnAssign)]
-        return any(isinstance(t, cst.Name) and secret_kind(t.value) == SECRET for t in fields)
+            return "settings", ""
+        field = record_reprs.secret_field(stmt, self.qualify)
+        return ("record", f"{name}.{field}") if field else ("", "")
 
     def _classify_call(self, call: cst.Call, depth: int) -> Tuple[FrozenSet[str], str]:
         func = call.func
@@ -83,8 +85,11 @@ class CallKinds:
             return frozenset({BOUNDED}), ""
         if qualified in TRACEBACK_CALLS or short in ("format_exc", "format_exception", "format_tb", "format_stack"):
             return frozenset({TRACEBACK, UNBOUNDED}), code
-        if func.__class__ is cst.Name and self._settings_class(func.value):
+        made, shown = self._made_class(func.value) if func.__class__ is cst.Name else ("", "")
+        if made == "settings":
             return frozenset({ENV_DUMP, UNBOUNDED}), code  # `settings = Settings()`: every setting, its secrets too
+        if made == "record":  # `SMTP = SmtpSettings(host, port, user, password)`: its repr shows the password
+            return frozenset({secret_kind(shown.rsplit(".", 1)[1])}), f"whose repr shows `{shown}`"
         if qualified in HOME_CALLS or (short in ("home", "cwd") and nodes.dotted(func).endswith(("Path.home", "Path.cwd"))):
             return frozenset({HOME_PATH}), code
         if short in ("expanduser", "getcwd", "getcwdb") or qualified.endswith(("path.expanduser",)):

@@ -228,7 +228,7 @@ class PlaceholderKinds(CallKinds):
                 annotation = binding.param.annotation
                 record = record_reprs.annotated_record(annotation, self.scope, self.qualify) if annotation else None
                 if record:  # `allowed: list[UpstreamServer]`: each record's repr shows its `client_secret`
-                    kinds.add(SECRET)
+                    kinds.add(secret_kind(record.rsplit(".", 1)[1]))  # (a lexer's `token` field: maybe one)
                     detail = detail or f"whose repr shows `{record}`"
                 if annotation and BOUNDED_ANNOTATION.match(annotation) and not kinds & SECRETS:
                     kinds.add(BOUNDED)

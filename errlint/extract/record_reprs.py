@@ -19,6 +19,7 @@ from .value_names import is_secret_name
 
 RECORD_BASES = re.compile(r"^(?:pydantic\.)?(?:BaseModel|BaseSettings|RootModel)$|^(?:typing\.)?NamedTuple$|^SQLModel$")
 RECORD_DECORATORS = re.compile(r"^(?:dataclasses\.)?dataclass$|^(?:attr\.)?(?:s|attrs|define|frozen|mutable)$|^attrs\.(?:define|frozen|mutable)$|^pydantic\.dataclasses\.dataclass$")
+ATTRS_FIELDS = re.compile(r"^(?:attr\.(?:ib|attrib)|attrs\.field|attr\.field)$")
 MASKED_TYPES = re.compile(r"\bSecret(?:Str|Bytes)\b")
 CLASS_NAMES = re.compile(r"\b[A-Z]\w*")
 
@@ -40,7 +41,17 @@ def secret_field(class_def: cst.ClassDef, qualify) -> str:
                 if MASKED_TYPES.search(annotation) or _hidden(small.value):
                     continue
                 return small.target.value
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                    and _attrs_field(small.value, qualify) and is_secret_name(small.targets[0].target.value) and not _hidden(small.value):
+                return small.targets[0].target.value  # attrs' own spelling: `password = attr.ib()`
     return ""
+
+
+def _attrs_field(value: cst.CSTNode, qualify) -> bool:
+    """`attr.ib()`, `attr.attrib()`, `attrs.field()`: a field declared without an annotation."""
+    if not isinstance(value, cst.Call):
+        return False
+    return bool(ATTRS_FIELDS.match(qualify(value.func) or nodes.dotted(value.func) or ""))
 
 
 def annotated_record(annotation: str, scope, qualify) -> Optional[str]:

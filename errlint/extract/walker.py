@@ -142,7 +142,8 @@ class Walker(SinkRecording, ToolReplies, TryBlocks, Definitions, ImportNotes, Bi
                 flat.extend(stmt.body)
             else:
                 flat.append(stmt)
-        exit_at = [exit_status(s, self) for s in flat]
+        # (each helper below answers None or False for every other statement class: not called then)
+        exit_at = [exit_status(s, self) if s.__class__ in _EXIT_CLASSES else None for s in flat]
         # the first known exit status after each statement (one pass back, not a scan per statement)
         next_exit: List[Optional[int]] = [None] * len(flat)
         for i in range(len(flat) - 2, -1, -1):
@@ -157,7 +158,7 @@ class Walker(SinkRecording, ToolReplies, TryBlocks, Definitions, ImportNotes, Bi
         self.reaching.append(defs)
         failed_exit = False
         for i, stmt in enumerate(flat):
-            self.before_reply = i + 1 < len(flat) and carries_message(flat[i + 1], self)
+            self.before_reply = i + 1 < len(flat) and flat[i + 1].__class__ in _EXIT_CLASSES and carries_message(flat[i + 1], self)
             self.exit_code = next_exit[i]
             self.exits_after = self.exit_code is not None and self.exit_code > 0  # -1: a computed status, not known to fail
             self.output_run = runs[i]
@@ -167,7 +168,7 @@ class Walker(SinkRecording, ToolReplies, TryBlocks, Definitions, ImportNotes, Bi
             for subject, values in chains.items():
                 self.guards.append(Guard("fallthrough", subject=subject, values=tuple(values)))
                 pushed += 1
-            if early_exit(flat[i - 1] if i else None) and not chains and not failed_exit:
+            if i and flat[i - 1].__class__ is cst.If and early_exit(flat[i - 1]) and not chains and not failed_exit:
                 # `if ok(x): return value` then the sink: the sink runs only when the check failed (an
                 # exit that itself reports an error is a failure branch; what follows passed its check)
                 self.guards.append(Guard("if", test=flat[i - 1].test, negated=True))
@@ -182,9 +183,9 @@ class Walker(SinkRecording, ToolReplies, TryBlocks, Definitions, ImportNotes, Bi
             failed_exit = len(self.raw) > emitted and any(r.kind != "tool-return" for r in self.raw[emitted:])
             if len(scope.order) > mark:
                 self._reach(defs, stmt, set(scope.order[mark:]), before_if)
-            if not self.after_retries and retry_loop(stmt):
+            if not self.after_retries and stmt.__class__ in _LOOP_CLASSES and retry_loop(stmt):
                 self.after_retries = True  # the rest of this block runs once the retries ran out
-            chain = equality_chain(stmt)
+            chain = equality_chain(stmt) if stmt.__class__ is cst.If else None
             if chain is not None:
                 subject, values = chain
                 chains.setdefault(subject, []).extend(values)
@@ -395,6 +396,9 @@ class Walker(SinkRecording, ToolReplies, TryBlocks, Definitions, ImportNotes, Bi
 
 
 _HANDLERS: Dict[type, Optional[Callable[[Walker, cst.CSTNode], None]]] = {}  # statement class -> Walker.st_<class>
+# the statement classes `exit_status` and `carries_message` can answer for, and `retry_loop`'s
+_EXIT_CLASSES = frozenset({cst.Return, cst.Expr, cst.Raise})
+_LOOP_CLASSES = frozenset({cst.For, cst.While, cst.With})
 
 
 def extract(module: cst.Module, logger_objects: Iterable[str] = (), server_objects: Iterable[Tuple[str, str]] = (),
