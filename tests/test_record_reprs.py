@@ -183,3 +183,43 @@ def expect(found: Lexeme, wanted: str) -> None:
 '''
     assert found(code) == []
     assert found(code.replace("expected {wanted}, got {found}", "authentication refused for {found}")) == [(11, "AEM301")]
+
+
+RETURNED = '''from typing import Optional
+
+import pydantic
+from fastapi import FastAPI, HTTPException
+
+app = FastAPI()
+_PROFILES: dict = {{}}
+
+
+class Profile(pydantic.BaseModel):
+    name: str
+    {field}
+
+
+def current_profile(name: str) -> {returns}:
+    return _PROFILES.get(name)
+
+
+@app.get("/profiles/{{name}}/sync")
+def sync(name: str):
+    profile = current_profile(name)
+    if profile is None or not profile.name:
+        raise HTTPException(status_code=409, detail=f"Profile not ready: {{profile}}")
+'''
+
+
+@pytest.mark.parametrize("returns", ["Profile", "Optional[Profile]", '"Profile"'])
+def test_what_a_function_declared_to_return_such_a_record_returns_leaks_it(returns):
+    assert found(RETURNED.format(field="refresh_token: str", returns=returns)) == [(23, "AEM301")]
+
+
+@pytest.mark.parametrize("field, returns", [
+    ("refresh_token: pydantic.SecretStr", "Profile"),  # masked
+    ("region: str", "Profile"),  # no credential
+    ("refresh_token: str", "dict"),  # declared to return something else
+])
+def test_what_a_function_declared_to_return_something_harmless_returns_does_not(field, returns):
+    assert found(RETURNED.format(field=field, returns=returns)) == []

@@ -60,12 +60,17 @@ class CallKinds:
     """Call classification for `PlaceholderKinds` (a mixin: it uses `classify`, `qualify` and `code`)."""
 
     def _made_class(self, name: str) -> Tuple[str, str]:
-        """What an instance of `name`, a class of the module, shows as text: ("settings", "") for a
+        """What an instance of `name`, a class of the module (or what a function of the module declared
+        to return one returns), shows as text: ("settings", "") for a
         pydantic `BaseSettings` (every setting, its secrets too), ("record", "Class.field") for a
         record class that shows a credential field (`record_reprs.secret_field`: a dataclass, attrs
         class, pydantic model or NamedTuple, the field not masked), else ("", ""). A plain class's
         instance prints as `<Name object at 0x…>`: none of its fields."""
         found = self.scope.lookup(name)
+        if len(found) == 1 and found[0].kind == "def" and isinstance(found[0].value, cst.FunctionDef) and found[0].value.returns is not None:
+            # a function of the module declared to return one: `def load_settings(path) -> SmtpSettings:`
+            shown = record_reprs.annotated_record(self.code(found[0].value.returns.annotation), self.scope, self.qualify)
+            return ("record", shown) if shown else ("", "")
         stmt = found[0].value if len(found) == 1 and found[0].kind == "class" else None
         if not isinstance(stmt, cst.ClassDef):
             return "", ""
