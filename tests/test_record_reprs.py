@@ -223,3 +223,45 @@ def test_what_a_function_declared_to_return_such_a_record_returns_leaks_it(retur
 ])
 def test_what_a_function_declared_to_return_something_harmless_returns_does_not(field, returns):
     assert found(RETURNED.format(field=field, returns=returns)) == []
+
+
+OWNER = '''import smtplib
+from dataclasses import dataclass
+
+import click
+
+
+@dataclass
+class SmtpSettings:
+    host: str
+    {field}
+
+
+class Mailer:
+    {declared}
+
+    def send(self, to):
+        try:
+            smtplib.SMTP(self.settings.host)
+        except OSError:
+            raise click.ClickException(f"Could not reach the mail server with {{self.settings}}")
+'''
+
+
+@pytest.mark.parametrize("declared", [
+    "settings: SmtpSettings",  # a class-level annotation
+    "def __init__(self, settings: SmtpSettings):\n        self.settings = settings",  # a parameter kept
+    "def __init__(self, host, password):\n        self.settings = SmtpSettings(host, password)",  # an instance made
+    "def __init__(self, raw):\n        self.settings: SmtpSettings = load(raw)",  # annotated where assigned
+])
+def test_an_attribute_the_class_gives_such_a_record_leaks_it(declared):
+    assert found(OWNER.format(field="password: str", declared=declared)) == [(20 + declared.count("\n"), "AEM301")]
+
+
+@pytest.mark.parametrize("field, declared", [
+    ("password: str", "def __init__(self, settings):\n        self.settings = settings"),  # type unknown
+    ("password: str = field(default='', repr=False)", "settings: SmtpSettings"),  # masked
+    ("port: int", "settings: SmtpSettings"),  # no credential
+])
+def test_an_attribute_of_unknown_or_harmless_type_does_not(field, declared):
+    assert found(OWNER.format(field=field, declared=declared).replace("from dataclasses import dataclass", "from dataclasses import dataclass, field")) == []

@@ -49,7 +49,9 @@ class SecretInMessage(Rule):
     field (a pydantic model, dataclass, attrs class or NamedTuple of the module with `client_secret: str`)
     shows it in its repr, so a parameter annotated with that class (or a list of it), an instance the
     code makes of it (`SMTP = SmtpSettings(host, port, user, password)`) and what a function declared
-    to return it returns (`def current_profile(name) -> Profile:`) is a secret unless the
+    to return it returns (`def current_profile(name) -> Profile:`), and an attribute its class gives
+    that type (`settings: SmtpSettings`, or `self.settings = settings` of a parameter so annotated in
+    `__init__`) is a secret unless the
     field is `SecretStr` or `repr=False` (a field named only maybe for a credential, such as a lexer's
     `token`, counts where the message speaks of authentication). A plain class's instance prints as
     `<Name object at 0x…>`, none of its fields. A masked part (`:***@`, `<your key>`) is

@@ -181,7 +181,8 @@ class FactsAssembly:
         return codes.pop() if len(codes) == 1 else ""
 
     def _messages(self, raw: RawSink) -> List[Message]:
-        builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching, raw.caught) if raw.reaching or raw.caught else raw.scope, self.qualify, self.code)
+        builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching, raw.caught) if raw.reaching or raw.caught else raw.scope, self.qualify, self.code,
+                                  owner=_owner(raw))
         extra = raw.extra
         if extra.get("messageless"):
             templates: List[Template] = [Template((), (), True)]
@@ -277,3 +278,12 @@ def _at_call(raw: RawSink, call: RawSink, expr: cst.CSTNode, args, composed) -> 
         extra["composed"] = composed
     return RawSink(raw.kind, raw.callee, call.node, expr, call.scope, call.context, extra, tuple(args), call.reaching, call.caught)
 
+
+def _owner(raw: RawSink) -> Optional[cst.ClassDef]:
+    """The module-level class whose method holds the sink, if any."""
+    function = raw.context.function
+    if function is None or not function.class_name or raw.scope is None:
+        return None
+    found = raw.scope.lookup(function.class_name)
+    value = found[0].value if len(found) == 1 and found[0].kind == "class" else None
+    return value if isinstance(value, cst.ClassDef) else None

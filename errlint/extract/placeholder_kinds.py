@@ -332,6 +332,12 @@ class PlaceholderKinds(CallKinds):
             if kind:
                 kinds.add(kind)
                 detail = self.code(expr)
+        if root == "self" and expr.value.__class__ is cst.Name and self.owner is not None and not kinds & SECRETS:
+            # `self.settings` that `__init__` made of a record class showing a credential field
+            shown = record_reprs.annotated_record(record_reprs.attribute_type(self.owner, attr, self.code), self.scope, self.qualify)
+            if shown:
+                kinds.add(secret_kind(shown.rsplit(".", 1)[1]))
+                detail = detail or f"whose repr shows `{shown}`"
         low = snake(attr)
         if "retry_after" in low:
             kinds.add(RETRY_AFTER)

@@ -66,6 +66,37 @@ def annotated_record(annotation: str, scope, qualify) -> Optional[str]:
     return None
 
 
+def attribute_type(owner: cst.ClassDef, attr: str, code) -> str:
+    """The type a class gives its attribute `attr`, as written: a class-level annotation (`settings:
+    SmtpSettings`), or what its `__init__` assigns (`self.settings: T = ...`, `self.settings =
+    SmtpSettings(...)`, `self.settings = settings` of a parameter annotated `T`); "" when unknown."""
+    init = None
+    for item in owner.body.body if isinstance(owner.body, cst.IndentedBlock) else ():
+        if isinstance(item, cst.SimpleStatementLine):
+            for small in item.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == attr:
+                    return code(small.annotation.annotation)
+        elif isinstance(item, cst.FunctionDef) and item.name.value == "__init__":
+            init = item
+    if init is None:
+        return ""
+    params = {p.name.value: p for p in list(init.params.params) + list(init.params.kwonly_params)}
+    for node in nodes.iter_expr(init.body, stop=(cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        if node.__class__ is cst.AnnAssign and _self_attribute(node.target, attr):
+            return code(node.annotation.annotation)
+        if node.__class__ is cst.Assign and len(node.targets) == 1 and _self_attribute(node.targets[0].target, attr):
+            value = node.value
+            if value.__class__ is cst.Call:
+                return nodes.dotted(value.func)  # `self.settings = SmtpSettings(...)`: an instance of that class
+            param = params.get(value.value) if value.__class__ is cst.Name else None
+            return code(param.annotation.annotation) if param is not None and param.annotation is not None else ""
+    return ""
+
+
+def _self_attribute(target: cst.CSTNode, attr: str) -> bool:
+    return target.__class__ is cst.Attribute and target.attr.value == attr and nodes.dotted(target.value) == "self"
+
+
 def _is_record(class_def: cst.ClassDef, qualify) -> bool:
     if any(RECORD_BASES.match(qualify(b.value) or nodes.dotted(b.value) or "") for b in class_def.bases):
         return True

@@ -61,10 +61,13 @@ class TemplateBuilder(PlaceholderKinds):
     `scope` resolves local and module names.
     """
 
-    def __init__(self, scope: Scope, qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str]):
+    def __init__(self, scope: Scope, qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str],
+                 owner: Optional[cst.ClassDef] = None):
+        """`owner`: the class whose method the expressions are in (what its `self.x` attributes hold)."""
         self.scope = scope
         self.qualify = qualify
         self.code = code
+        self.owner = owner
         self._active: Set[str] = set()
 
     # ------------------------------------------------------------------ templates
