@@ -265,3 +265,9 @@ def test_an_attribute_the_class_gives_such_a_record_leaks_it(declared):
 ])
 def test_an_attribute_of_unknown_or_harmless_type_does_not(field, declared):
     assert found(OWNER.format(field=field, declared=declared).replace("from dataclasses import dataclass", "from dataclasses import dataclass, field")) == []
+
+
+def test_a_field_surely_named_for_a_credential_counts_before_one_maybe_named_so():
+    # `authentication_token` alone would need a message about authentication; `client_secret` does not
+    code = FASTAPI.format(field="authentication_token: str | None = None\n    client_secret: str | None = None")
+    assert found(code) == [(16, "AEM301")]

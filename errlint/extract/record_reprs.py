@@ -14,8 +14,9 @@ from typing import Optional
 
 import libcst as cst
 
+from ..model import SECRET
 from . import nodes
-from .value_names import is_secret_name
+from .value_names import is_secret_name, secret_kind
 
 RECORD_BASES = re.compile(r"^(?:pydantic\.)?(?:BaseModel|BaseSettings|RootModel)$|^(?:typing\.)?NamedTuple$|^SQLModel$")
 RECORD_DECORATORS = re.compile(r"^(?:dataclasses\.)?dataclass$|^(?:attr\.)?(?:s|attrs|define|frozen|mutable)$|^attrs\.(?:define|frozen|mutable)$|^pydantic\.dataclasses\.dataclass$")
@@ -25,26 +26,27 @@ CLASS_NAMES = re.compile(r"\b[A-Z]\w*")
 
 
 def secret_field(class_def: cst.ClassDef, qualify) -> str:
-    """The first credential field a record class shows in its text, or ""."""
+    """The credential field a record class shows in its text ("" for none): the first named surely
+    for one (`client_secret`) before one named maybe for one (`authentication_token`)."""
     if not _is_record(class_def, qualify):
         return ""
     body = class_def.body.body if isinstance(class_def.body, cst.IndentedBlock) else ()
     for item in body:
         if isinstance(item, cst.FunctionDef) and item.name.value in ("__repr__", "__str__"):
             return ""
+    shown = []
     for item in body:
         if not isinstance(item, cst.SimpleStatementLine):
             continue
         for small in item.body:
             if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and is_secret_name(small.target.value):
                 annotation = nodes.dotted(small.annotation.annotation) or _code(small.annotation.annotation)
-                if MASKED_TYPES.search(annotation) or _hidden(small.value):
-                    continue
-                return small.target.value
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                if not (MASKED_TYPES.search(annotation) or _hidden(small.value)):
+                    shown.append(small.target.value)
+            elif isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
                     and _attrs_field(small.value, qualify) and is_secret_name(small.targets[0].target.value) and not _hidden(small.value):
-                return small.targets[0].target.value  # attrs' own spelling: `password = attr.ib()`
-    return ""
+                shown.append(small.targets[0].target.value)  # attrs' own spelling: `password = attr.ib()`
+    return next((name for name in shown if secret_kind(name) == SECRET), shown[0] if shown else "")
 
 
 def _attrs_field(value: cst.CSTNode, qualify) -> bool:
