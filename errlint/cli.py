@@ -359,12 +359,14 @@ def _diff_summary(reports) -> str:
 def _diffs(reports) -> str:
     import difflib
 
+    from .noqa import physical_lines
+
     out = []
     for report in reports:
         if report.fixed_text is None or report.original is None:
             continue
         out.extend(difflib.unified_diff(
-            report.original.splitlines(keepends=True), report.fixed_text.splitlines(keepends=True),
+            physical_lines(report.original), physical_lines(report.fixed_text),
             fromfile=f"a/{report.path}", tofile=f"b/{report.path}",
         ))
     return "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in out)

@@ -19,6 +19,7 @@ from .checks.recovery import internal_invariant
 from .checks.verdict import one_verdict
 from . import project_summary
 from .families import family_of
+from .extract import nodes
 from .extract.catching import raised_class
 from .extract.provenance import Provenance
 from .reachability import FORWARDED, INTERNAL, audience_of
@@ -342,6 +343,22 @@ def _leak_rule(code: str) -> bool:
     return family is not None and family.leak
 
 
+def _edits_own_code(fix, subject) -> bool:
+    """A fix edits only code of the function the message is in: a literal it reaches through a name
+    (a module constant `MSG = "..."`) is shared with other messages and may not see the names the
+    fix interpolates (`{path}` at module level is a NameError)."""
+    function = subject.context.function if fix is not None and subject is not None else None
+    scope = function.node if function is not None else None
+    targets = {id(e.node) for e in fix.edits if e.node is not None} if scope is not None else set()
+    if not targets:
+        return True
+    for node in nodes.iter_expr(scope, stop=()):
+        targets.discard(id(node))
+        if not targets:
+            return True
+    return False
+
+
 def _locate(rule: Rule, finding: Finding, locator: "Locator", suppressions: Suppressions, run: RunContext, name: str, audience: Optional[str]) -> Optional[Diagnostic]:
     subject = finding.subject
     sink = subject.node if subject is not None else None
@@ -361,9 +378,9 @@ def _locate(rule: Rule, finding: Finding, locator: "Locator", suppressions: Supp
         end_location=Location(end_row, end_col),
         level=rule.LEVEL,
         suggestion=finding.suggestion,
-        fix=locator.resolve_fix(finding.fix, sink),
+        fix=locator.resolve_fix(finding.fix if _edits_own_code(finding.fix, subject) else None, sink),
         url=rule.url,
-        noqa_row=suppressions.group(row)[1] if suppressions.has_noqa else row,
+        noqa_row=suppressions.group(row)[1] if suppressions.has_noqa or end_row > row or suppressions.continues(row) else row,
         audience=audience,
     )
 

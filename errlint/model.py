@@ -371,10 +371,11 @@ class Message:
 
     @property
     def anchor(self) -> Any:
-        """The node a finding about this message is reported at: its first literal, else the expr."""
+        """The node a finding about this message is reported at: its first literal (the whole implicit
+        concatenation it starts, `"Something went wrong. "\n"Please check your input."`), else the expr."""
         for template in self.templates:
             if template.pieces:
-                return template.pieces[0].literal
+                return _concatenation_of(template.pieces[0].literal, self.expr) or template.pieces[0].literal
         return self.expr if self.expr is not None else self.node
 
 
@@ -387,3 +388,27 @@ class ToolInfo:
     params: Tuple[str, ...] = ()
     stack: str = ""
     server: str = ""
+
+
+def _concatenation_of(literal: Any, expr: Any) -> Any:
+    """The outermost implicit concatenation in `expr` that starts with `literal`, or None."""
+    if expr is None or literal is None:
+        return None
+    from .extract import nodes
+    import libcst as cst
+
+    for node in nodes.iter_expr(expr):
+        if node.__class__ is cst.ConcatenatedString:
+            left = node.left
+            while left.__class__ is cst.ConcatenatedString:
+                left = left.left
+            if left is not literal:
+                continue
+            right, pieces = node.right, 2
+            while right.__class__ is cst.ConcatenatedString and pieces <= MAX_PIECES:
+                right, pieces = right.right, pieces + 1
+            return node if pieces <= MAX_PIECES else None  # 1,000 pieces: reported at the first
+    return None
+
+
+MAX_PIECES = 64

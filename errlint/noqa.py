@@ -10,6 +10,12 @@ every Python (flake8 on 3.12+ splits it at line breaks inside replacement fields
 f-strings piece by piece), so a `# noqa` after it works as it does on 3.11.
 A line starting with `# flake8: noqa` skips the whole file; errlint adds `# errlint: noqa` (whole
 file) and `# errlint: noqa: AEM101,AEM2` (those codes, whole file).
+
+Only comments count, as in ruff: `# noqa` written inside a string literal ("add '# noqa: AEM101'
+to accept it", a docstring's example) is message text, so it suppresses nothing, AEM002 never
+reports it, and `--add-noqa` writes a real comment after the string instead of editing it. (flake8
+searches the whole line, strings included; in that rare case the plugin follows flake8.) When the
+running Python cannot tokenize the file, whole lines are read, as flake8 does.
 """
 from __future__ import annotations
 
@@ -39,6 +45,7 @@ class Suppressions:
         self.has_noqa = "noqa" in text.lower()
         self.file_codes: Optional[object] = None
         self._groups: Optional[Dict[int, Tuple[int, int]]] = None
+        self._comments: Optional[Dict[int, Tuple[int, str]]] = None
         self.used: Dict[int, set] = {}  # comment row -> the listed codes (or ALL) that suppressed something
         if self.has_noqa:
             self._file_level()
@@ -50,9 +57,24 @@ class Suppressions:
             self._lines = physical_lines(self.text)
         return self._lines
 
+    def comment(self, row: int) -> Tuple[int, str]:
+        """(column, text) of the comment on physical line `row`, (0, "") when it has none; the whole
+        line when the file cannot be tokenized here."""
+        if self._comments is None:
+            self._comments = comment_tokens(self.text)
+        if self._comments is _UNTOKENIZED:
+            return 0, self.lines[row - 1] if 0 < row <= len(self.lines) else ""
+        return self._comments.get(row, (0, ""))
+
     def _file_level(self) -> None:
         codes: List[str] = []
-        for line in self.lines:
+        for row, line in enumerate(self.lines, 1):
+            if "noqa" not in line.lower():
+                continue
+            column, text = self.comment(row)
+            if line[:column].strip():
+                continue  # a comment after code, or none: no file-level comment
+            line = text
             if NOQA_FILE_FLAKE8.match(line):
                 self.file_codes = ALL
                 return
@@ -78,9 +100,15 @@ class Suppressions:
             self._groups = _noqa_groups(self.text, len(self.lines))
         return self._groups.get(row, (row, row))
 
+    def continues(self, row: int) -> bool:
+        """Line `row` ends with a backslash continuation: its statement goes on below, where the
+        comment has to go."""
+        return 0 < row <= len(self.lines) and self.lines[row - 1].rstrip("\r\n").endswith("\\")
+
     def group_text(self, row: int) -> str:
+        """The comments of the noqa group of `row`, one per line."""
         first, last = self.group(row)
-        return "".join(self.lines[first - 1:last])
+        return "\n".join(self.comment(r)[1] for r in range(first, last + 1))
 
     def codes_for(self, row: int) -> Optional[object]:
         if not self.has_noqa:
@@ -112,7 +140,7 @@ class Suppressions:
         """The physical line of the group's noqa comment."""
         first, last = self.group(row)
         for r in range(first, last + 1):
-            if NOQA_INLINE.search(self.lines[r - 1]):
+            if NOQA_INLINE.search(self.comment(r)[1]):
                 return r
         return row
 
@@ -122,12 +150,33 @@ class Suppressions:
         if not self.has_noqa:
             return out
         for index, line in enumerate(self.lines):
-            found = NOQA_INLINE.search(line)
+            if "noqa" not in line.lower():
+                continue
+            column, text = self.comment(index + 1)
+            found = NOQA_INLINE.search(text)
             if found:
                 codes = found.group("codes")
                 listed = frozenset(c for c in SPLIT.split(codes.strip().upper()) if c) if codes else None
-                out.append((index + 1, found.start(), found.end(), listed))
+                out.append((index + 1, column + found.start(), column + found.end(), listed))
         return out
+
+
+_UNTOKENIZED: Dict[int, Tuple[int, str]] = {}
+
+
+def comment_tokens(text: str) -> Dict[int, Tuple[int, str]]:
+    """Physical line -> (column, text) of its comment token; `_UNTOKENIZED` when this Python's
+    tokenizer cannot read the file (then whole lines are read, as flake8 does)."""
+    out: Dict[int, Tuple[int, str]] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                out[tok.start[0]] = (tok.start[1], tok.string)
+            elif tok.type == tokenize.ERRORTOKEN:
+                return _UNTOKENIZED
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return _UNTOKENIZED
+    return out
 
 
 def physical_lines(text: str) -> List[str]:
@@ -239,7 +288,8 @@ def add_noqa(text: str, rows_codes: Dict[int, List[str]]) -> Tuple[str, int]:
         line = lines[row - 1]
         body = line.rstrip("\r\n")
         ending = line[len(body):]
-        found = NOQA_INLINE.search(body)
+        column, comment = suppressions.comment(row)
+        found = NOQA_INLINE.search(comment)  # in the line's comment only: never in a string literal
         if found is None:
             lines[row - 1] = f"{body}  # noqa: {', '.join(sorted(codes))}{ending}"
             changed += 1
@@ -247,8 +297,8 @@ def add_noqa(text: str, rows_codes: Dict[int, List[str]]) -> Tuple[str, int]:
             existing = [c for c in SPLIT.split(found.group("codes").strip()) if c]
             merged = existing + sorted(set(codes) - {c.upper() for c in existing})
             if len(merged) != len(existing):
-                end = found.end("codes")
+                start, end = column + found.start("codes"), column + found.end("codes")
                 tail = body[end:]
-                lines[row - 1] = body[: found.start("codes")] + ", ".join(merged) + (" " + tail.lstrip() if tail.strip() else "") + ending
+                lines[row - 1] = body[:start] + ", ".join(merged) + (" " + tail.lstrip() if tail.strip() else "") + ending
                 changed += 1
     return "".join(lines), changed

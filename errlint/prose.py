@@ -44,14 +44,30 @@ DIRECTIVE = (
 )
 
 # Failure statements (item 8 of issue 14), by shape.
+JUDGED = r"invalid|incorrect|wrong|bad|malformed|corrupt(?:ed)?|unsupported|unacceptable|unusable|illegal|improper|broken"
+APPROVED = r"valid|acceptable|usable|supported|allowed|permitted|correct|right|recogni[sz]ed|possible"
+TROUBLE = r"problem|issue|error|trouble|hiccup|snag"
 FAILURE_SHAPES = re.compile(
     r"\b(?:could ?not|couldn't|unable to|cannot|can't|can not|failed to|fails to|did not|didn't|not able to|"
     r"was unable to|were unable to)\s+(?:be\s+)?[a-z]+"
     r"|\b(?:is |are |was |were )?not (?:a |an )?(?:valid|proper|correct|acceptable|usable|recogni[sz]ed|supported) [a-z]+"
-    r"|\binvalid [a-z]+"
+    r"|\b(?:invalid|bad|wrong|incorrect|malformed|improper|illegal|unacceptable|unsupported|unrecogni[sz]ed) [a-z]+"
     r"|(?:\b[a-z]+|" + PLACEHOLDER_MARK + r") (?:has |have )?(?:failed|errored|was unsuccessful|were unsuccessful|did not succeed|didn't succeed)\b"
     r"|\b(?:was|were|has been|have been|got|is|are) (?:rejected|refused|denied|aborted|interrupted|cancell?ed)\b"
-    r"|\b(?:was|were|has been|have been) not [a-z]+ed\b",
+    r"|\b(?:was|were|has been|have been) not [a-z]+ed\b"
+    # a judgment stated of the subject: "the request is invalid", "the file appears to be corrupt",
+    # "the value you entered is not valid", "this doesn't look right", "that didn't work"
+    r"|\b(?:is|are|was|were|seems?|seemed|appears?|appeared|looks?|looked)(?: to be)? (?:" + JUDGED + r")\b"
+    r"|\b(?:is|are|was|were) not (?:" + APPROVED + r")\b|\b(?:isn't|aren't|wasn't|weren't) (?:" + APPROVED + r")\b"
+    r"|\b(?:does not|doesn't|did not|didn't|do not|don't) (?:look|seem) (?:right|correct|valid)\b"
+    r"|\b(?:did not|didn't|does not|doesn't|will not|won't) work\b"
+    # trouble reported as a noun: "there was a problem with ...", "an issue occurred", "we hit a
+    # snag", "error processing request", "something's off"
+    r"|\bthere (?:was|were|is|are|has been) (?:a|an|some) (?:" + TROUBLE + r")s?\b"
+    r"|\b(?:a|an|some) (?:" + TROUBLE + r")s? (?:occurred|happened|arose|came up)\b"
+    r"|\b(?:hit|ran into|run into|encountered|had) (?:a|an|some) (?:" + TROUBLE + r")s?\b"
+    r"|\berror (?:processing|handling|reading|parsing|loading|saving|while)\b"
+    r"|\bsomething(?:'s| is| was) (?:off|wrong|not right)\b",
     re.I,
 )
 

@@ -67,14 +67,14 @@ def test_error_dict_from_a_helper_dumped_by_the_tool_is_aem601(tmp_path, monkeyp
 
 def test_raise_in_another_module_reached_by_a_click_command_is_cli(tmp_path, monkeypatch):
     diagnostics = run_json(copy_project("cli_store", tmp_path), monkeypatch)
-    assert found(diagnostics) == {("store.py", 6, "AEM202"), ("store.py", 6, "AEM204")}
+    assert found(diagnostics) == {("store.py", 6, "AEM101"), ("store.py", 6, "AEM202"), ("store.py", 6, "AEM204")}  # "bad file" is generic too
     assert {d["audience"] for d in diagnostics} == {"cli"}
     assert {tuple(d["entry_points"]) for d in diagnostics} == {("cli.main (CLI command)",)}
 
 
 def test_the_same_raise_in_a_library_is_exc_without_aem201(tmp_path, monkeypatch):
     diagnostics = run_json(copy_project("library_store", tmp_path), monkeypatch)
-    assert found(diagnostics) == {("storekit/store.py", 6, "AEM202"), ("storekit/store.py", 6, "AEM204")}
+    assert found(diagnostics) == {("storekit/store.py", 6, "AEM101"), ("storekit/store.py", 6, "AEM202"), ("storekit/store.py", 6, "AEM204")}
     assert {d["audience"] for d in diagnostics} == {"exc"}
 
 
@@ -91,7 +91,7 @@ def test_validator_only_tests_import_is_exc(tmp_path, monkeypatch):
     diagnostics = run_json(root, monkeypatch)
     # no AEM201 on exc; the deny rule (`label.startswith("~")`) is a fix the caller can make, so AEM204
     # still asks the message to state it, as it does for any exc message the caller can fix
-    assert found(diagnostics) == {("app/validators.py", 3, "AEM204")}
+    assert found(diagnostics) == {("app/validators.py", 3, "AEM101"), ("app/validators.py", 3, "AEM204")}  # "bad label" is generic
     assert {d["audience"] for d in diagnostics} == {"exc"}
     result = CliRunner().invoke(main, ["check", "--show-audience", "app/validators.py:3", "."])
     assert result.exit_code == 0, result.output
@@ -101,7 +101,7 @@ def test_validator_only_tests_import_is_exc(tmp_path, monkeypatch):
         "from fastmcp import FastMCP\n\nfrom app.validators import check_label\n\nmcp = FastMCP('ports')\n\n\n"
         "@mcp.tool()\ndef tag(label: str) -> str:\n    return check_label(label)\n")
     diagnostics = run_json(root, monkeypatch)
-    assert found(diagnostics) == {("app/validators.py", 3, "AEM204")}  # its stated rule is the next step
+    assert found(diagnostics) == {("app/validators.py", 3, "AEM101"), ("app/validators.py", 3, "AEM204")}  # its stated rule is the next step
     assert diagnostics[0]["audience"] == "agent"
 
 
@@ -362,7 +362,8 @@ def test_mcp_log_notifications_are_log(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------------- AEM201 profiles
 
-LIBRARY = {"lib/__init__.py": "", "lib/paths.py": 'def load(path):\n    if not path:\n        raise ValueError("bad file")\n    return path\n'}
+# "the path is empty": not generic (a "bad file" would be AEM101, which covers AEM201), and no next step
+LIBRARY = {"lib/__init__.py": "", "lib/paths.py": 'def load(path):\n    if not path:\n        raise ValueError("the path is empty")\n    return path\n'}
 
 
 def test_aem201_is_quiet_on_a_library_unless_exc_is_opted_in(tmp_path, monkeypatch):
@@ -397,8 +398,8 @@ def test_warm_run_rechecks_exactly_the_files_whose_findings_can_change(tmp_path)
     root = make_project(tmp_path, {
         "cli.py": "import click\n\nimport store\n\n\n@click.command()\ndef main(path):\n    store.load(path)\n",
         "store.py": "def load(path):\n    return open(path).read()\n",
-        "checks.py": 'def check(path):\n    if not path:\n        raise ValueError("bad file")\n    return path\n',
-        "other.py": 'def other(name):\n    if not name:\n        raise ValueError("bad name")\n    return name\n',
+        "checks.py": 'def check(path):\n    if not path:\n        raise ValueError("the path is empty")\n    return path\n',
+        "other.py": 'def other(name):\n    if not name:\n        raise ValueError("the name is empty")\n    return name\n',
     })
     settings = Settings(project_root=str(root))
     cache_dir = str(tmp_path / "cache")
@@ -502,7 +503,7 @@ def test_a_raise_the_code_handles_itself_is_exc_whoever_reaches_it(tmp_path, mon
 
 
 def test_a_first_entry_point_of_a_new_kind_is_seen_by_a_warm_run(tmp_path):
-    root = make_project(tmp_path, {"lib.py": 'def check(path):\n    if not path:\n        raise ValueError("bad file")\n    return path\n'})
+    root = make_project(tmp_path, {"lib.py": 'def check(path):\n    if not path:\n        raise ValueError("the path is empty")\n    return path\n'})
     settings = Settings(project_root=str(root))
     cache_dir = str(tmp_path / "cache")
     first = check_paths([str(root)], settings, Selection(), cache_dir=cache_dir, jobs=1)

@@ -37,7 +37,7 @@ PREFETCH = ("import threading\nfrom fastmcp import FastMCP\nfrom loader import l
 
 def test_a_thread_a_tool_starts(tmp_path, monkeypatch):
     found = audiences(tmp_path, monkeypatch, {"loader.py": LOADER, "server.py": PREFETCH})
-    assert found == {(4, "AEM101", "exc"), (4, "AEM202", "exc")}
+    assert found == {(4, "AEM101", "exc"), (4, "AEM202", "exc"), (4, "AEM204", "exc")}
 
 
 def test_a_process_a_session_starts_reaches_a_worker_two_calls_down(tmp_path, monkeypatch):
@@ -90,7 +90,7 @@ def test_a_direct_call_beside_the_thread_still_brings_the_raise_back(tmp_path, m
               "        threading.Thread(target=load_source, args=(paper_id,)).start()\n        return 'started'\n"
               "    return load_source(paper_id)\n")
     found = audiences(tmp_path, monkeypatch, {"loader.py": LOADER, "server.py": server})
-    assert found == {(4, "AEM101", "agent"), (4, "AEM202", "agent")}
+    assert found == {(4, "AEM101", "agent"), (4, "AEM202", "agent"), (4, "AEM204", "agent")}
 
 
 def test_what_a_thread_prints_is_still_on_the_screen(tmp_path, monkeypatch):

@@ -101,7 +101,7 @@ def test_preview_turns_on_the_designed_default_set_from_flag_config_and_environm
     the rules that earned their place (or are unmeasured) run."""
     designed = {c for c, r in rule_catalog().items() if r.DEFAULT}
     earned_now = {c for c, r in rule_catalog().items() if earned.on_by_default(r)}
-    hit = {"AEM101", "AEM202"} & designed  # one verdict: AEM101 names the missing parts
+    hit = {"AEM101", "AEM202", "AEM204"} & designed  # one verdict: AEM101 names the missing input and step
     assert set(_preview_codes(tmp_path, "--preview")) == hit
     assert set(_preview_codes(tmp_path, env_preview="1")) == hit
     assert set(_preview_codes(tmp_path, config="preview = true\n")) == hit

@@ -63,7 +63,7 @@ def test_init_parameters_map_to_the_raise_arguments_in_an_mcp_tool():
             return "ok"
     '''
     # the composed text names neither the SKU nor the count the guard rejected
-    assert found(code) == [(21, "AEM101"), (21, "AEM202")]  # AEM101 names the step and input: one verdict
+    assert found(code) == [(21, "AEM101"), (21, "AEM202"), (21, "AEM204")]  # AEM101 names the step and input: one verdict
     assert texts(code, "UnknownSku") == ["SKU {sku} is not in the catalog. Call list_skus to see valid SKUs."]
 
 
@@ -98,7 +98,7 @@ def test_drf_default_detail_and_inherited_class_attribute():
             if len(rows) > 10000:
                 raise ReportQuotaExceeded()
     '''
-    assert found(code) == [(13, "AEM101"), (13, "AEM202")]  # at most two wording findings
+    assert found(code) == [(13, "AEM101"), (13, "AEM202"), (13, "AEM204")]  # at most two wording findings
 
 
 def test_message_attribute_read_by_base_str_with_subclass_override():

@@ -99,7 +99,7 @@ def test_run_uses_lines_and_never_the_file(tmp_path, monkeypatch):
 def test_examples_match_the_cli():
     got = flake8_keys(flake8("--select", "AEM", "examples", cwd=ROOT))
     want = cli_keys("examples", cwd=ROOT)
-    assert len(want) == 15 and {k[0] for k in want} == {"examples/cli.py", "examples/mcp_server.py"}
+    assert len(want) == 16 and {k[0] for k in want} == {"examples/cli.py", "examples/mcp_server.py"}
     assert got == want
 
 

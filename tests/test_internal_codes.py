@@ -45,7 +45,7 @@ def _parts(code):
     (MCP, "d = date.fromisoformat(day)\n    if d.year < 2000:\n        raise McpError(ErrorData(code=INTERNAL_ERROR, message='Date too old'))",
      ["AEM202", "AEM204"]),
     (MCP, "try:\n        d = date.fromisoformat(day)\n    except ValueError:\n        raise McpError(ErrorData(code=INTERNAL_ERROR, message='Could not read the date'))",
-     ["AEM202"]),
+     ["AEM202", "AEM204"]),
     (MCP, "if len(calendar) > 40:\n        raise McpError(ErrorData(code=-32603, message='Calendar name too long'))", ["AEM202", "AEM204"]),
     (FLASK, "limit = int(request.args.get('limit', '10'))\n    if limit > 100:\n        abort(500, description='Limit too high')", ["AEM204"]),
 ])

@@ -36,7 +36,7 @@ def test_a_function_a_tool_runs_in_a_thread(tmp_path, monkeypatch):
     server = ("import asyncio\nfrom fastmcp import FastMCP\nfrom loader import load_source\nmcp = FastMCP('x')\n\n"
               "@mcp.tool()\nasync def get_paper(paper_id: str) -> str:\n    return await asyncio.to_thread(load_source, paper_id)\n")
     found = audiences(tmp_path, monkeypatch, {"loader.py": LOADER, "server.py": server})
-    assert found == {(4, "AEM101", "agent"), (4, "AEM202", "agent")}
+    assert found == {(4, "AEM101", "agent"), (4, "AEM202", "agent"), (4, "AEM204", "agent")}
 
 
 def test_a_method_a_command_submits_to_an_executor(tmp_path, monkeypatch):
@@ -57,7 +57,7 @@ def test_a_function_an_http_handler_runs_in_the_event_loops_executor(tmp_path, m
            "    loop = asyncio.get_running_loop()\n    try:\n        return await loop.run_in_executor(None, load_source, paper_id)\n"
            "    except ValueError as e:\n        raise HTTPException(status_code=400, detail=str(e))\n")
     found = audiences(tmp_path, monkeypatch, {"loader.py": LOADER, "app.py": app})
-    assert found == {(4, "AEM101", "http"), (4, "AEM202", "http")}
+    assert found == {(4, "AEM101", "http"), (4, "AEM202", "http"), (4, "AEM204", "http")}
 
 
 def test_a_key_function_of_sorted(tmp_path, monkeypatch):
@@ -83,4 +83,4 @@ def test_a_function_only_stored_in_a_variable_is_not_reached(tmp_path, monkeypat
     cli = ("import click\nfrom loader import load_source\n\n@click.command()\n@click.argument('name')\n"
            "def main(name):\n    handler = load_source\n    click.echo(name)\n")
     found = audiences(tmp_path, monkeypatch, {"loader.py": LOADER, "cli.py": cli})
-    assert found == {(4, "AEM101", "exc"), (4, "AEM202", "exc")}
+    assert found == {(4, "AEM101", "exc"), (4, "AEM202", "exc"), (4, "AEM204", "exc")}

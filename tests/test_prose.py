@@ -140,7 +140,7 @@ class SignupSerializer(serializers.Serializer):
             raise serializers.ValidationError("Please make sure everything you typed is right.")
         return value
 '''
-    assert exact(src) == ['AEM102', 'AEM202']
+    assert exact(src) == ['AEM102', 'AEM202', 'AEM204']
 
 
 def test_item9_advice_cli_ensure_your_command_line():
@@ -151,7 +151,7 @@ def main(argv):
     if len(argv) > 3:
         sys.exit("Too many paths. Ensure your command line is correct.")
 '''
-    assert exact(src) == ['AEM102', 'AEM202']
+    assert exact(src) == ['AEM102', 'AEM202', 'AEM204']
 
 
 def test_item9_advice_with_a_concrete_object_is_specific():
@@ -181,7 +181,7 @@ def invite(email: str) -> str:
         raise ToolError("Please get in touch with your workspace owner.")
     return email
 '''
-    assert exact(src) == ['AEM202', 'AEM204', 'AEM501']
+    assert exact(src) == ['AEM101', 'AEM202', 'AEM204', 'AEM501']
 
 
 def test_item9_escalation_fastapi_email_a_support_address():
@@ -224,7 +224,7 @@ def search(q: str) -> str:
     except httpx.TimeoutException:
         raise ToolError("The search timed out. You should reach out to the maintainers.")
 '''
-    assert exact(src) == ['AEM206', 'AEM501']
+    assert exact(src) == ['AEM101', 'AEM206', 'AEM501']
 
 
 def test_item9_escalation_as_alternative_or_for_auth_is_not_flagged():

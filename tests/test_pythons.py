@@ -101,7 +101,8 @@ def test_pep758_except_without_brackets_is_read_on_every_python(tmp_project):
     (tmp_project / "new.py").write_text(PEP758)
     result = CliRunner().invoke(main, ["--no-cache", "new.py"], catch_exceptions=False)
     assert [line.split(" ")[:2] for line in result.output.splitlines() if line.startswith("new.py")] == [
-        ["new.py:5:28:", "AEM101"], ["new.py:5:28:", "AEM202"], ["new.py:12:28:", "AEM101"], ["new.py:12:28:", "AEM202"],
+        ["new.py:5:28:", "AEM101"], ["new.py:5:28:", "AEM202"], ["new.py:5:28:", "AEM204"],
+        ["new.py:12:28:", "AEM101"], ["new.py:12:28:", "AEM202"], ["new.py:12:28:", "AEM204"],
     ]  # `int(x)` in the try is a validating guard on x (issue 14 item 2): the value is owed too
     assert "AEM001" not in result.output
 

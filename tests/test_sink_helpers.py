@@ -35,7 +35,7 @@ def get(item_id: str) -> int:
         fail(f"Item {item_id!r} is archived; call restore_item({item_id!r}) first.")
     return ITEMS[item_id]
 '''
-    assert found(code) == [(15, "AEM101"), (15, "AEM202")]
+    assert found(code) == [(15, "AEM101"), (15, "AEM202"), (15, "AEM204")]
 
 
 def test_a_helper_that_wraps_an_error_result():

@@ -151,7 +151,9 @@ class MissingAllowedValues(PartRule):
             addition = "; expected one of: " + ", ".join(dict.fromkeys(choices))
         elif ranges and facts.bound_values and len(ranges) == 1:
             subject, op, _ = ranges[0]
-            addition = f"; {subject} must be {_inverse(op)} {facts.bound_values[0]}"
+            lower = [f"{_inverse(o)} {b}" for s, o, b in facts.zero_sides if s == subject]
+            shown = f"len({subject})" if subject in facts.counted else facts.field_of(subject)
+            addition = f"; {shown} must be {' and '.join(dict.fromkeys(lower + [f'{_inverse(op)} {facts.bound_values[0]}']))}"
         else:
             return None
         edit = append_edit(template, ctx.code, addition)
@@ -172,14 +174,12 @@ class MissingAllowedValues(PartRule):
             return f"one of the values of {quote(shown, 40)}", f"Interpolate them at run time, e.g. f\"; expected one of: {{', '.join(sorted({shown}))}}\"."
         if ranges:
             subject = ranges[0][0]
-            # the allowed side of each failing test `subject op bound` (never the failing test itself);
-            # a count is stated as one (`len(columns) must be <= 1`)
-            ordered = sorted((r for r in ranges if r[0] == subject), key=lambda r: _inverse(r[1]).startswith("<"))  # lower end first
-            sides = " and ".join(dict.fromkeys(f"{_inverse(op)} {bound or 'the bound'}" for _, op, bound in ordered))
-            shown = f"len({subject})" if subject in facts.counted else subject
+            sides = _sides(subject, ranges, facts)
+            shown = f"len({subject})" if subject in facts.counted else facts.field_of(subject)
             return f"{shown} must be {sides}", f"State the accepted range, e.g. \"{shown} must be {sides}\"."
         if formats:
             subject, method, lits, required = formats[0]
+            subject = facts.field_of(subject)
             if method == "parse":
                 return f"{subject} must be {lits[0]}", f"Say the accepted form of {subject} ({lits[0]}) and give an example value."
             if not required:
@@ -189,8 +189,18 @@ class MissingAllowedValues(PartRule):
             return f"{subject} must pass {method}()", f"Say the accepted form of {subject} and give an example."
         if patterns:
             subject, pattern, _ = patterns[0]
+            subject = facts.field_of(subject)
             return f"{subject} must match {quote(pattern, 40)}", f"Describe the format in words and give an example value for {subject}."
         return "valid enum values", "List the enum's values or point to the tool that lists them."
+
+
+def _sides(subject: str, ranges, facts: GuardFacts) -> str:
+    """The allowed side of each failing test of `subject` (never the failing test itself), lower end
+    first: `limit < 1 or limit > MAX_LIMIT` allows ">= 1 and <= MAX_LIMIT"; a test against 0 or 1
+    (`port <= 0`, kept apart as a positivity test) is the lower end of a range with an upper one."""
+    tests = [(op, b) for s, op, b in facts.zero_sides if s == subject] + [(op, b) for s, op, b in ranges if s == subject]
+    ordered = sorted(tests, key=lambda t: _inverse(t[0]).startswith("<"))
+    return " and ".join(dict.fromkeys(f"{_inverse(op)} {bound or 'the bound'}" for op, bound in ordered))
 
 
 def _requirement_in_other_words(template: Template, facts: GuardFacts, choices, ranges, message) -> bool:

@@ -11,7 +11,7 @@ whole argument containers (`args`, `kwargs`, `params`) are never named.
 from __future__ import annotations
 
 import re
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from ..extract.input_origins import holds_request_fields, origins
 from ..model import Message
@@ -135,3 +135,26 @@ def reports_missing_input(template, facts) -> bool:
         return False
     tested = facts.value_subjects | {b[0] for b in facts.bounds} | {m.subject for m in facts.memberships}
     return any(s and s not in CONTEXT_OBJECTS and s not in tested and mentions(template, s) for s in facts.empty_subjects)
+
+
+FIELD_HOOKS = ("process_formdata", "process_data", "pre_validate", "post_validate")
+
+
+def form_rendered(message: Optional[Message]) -> bool:
+    """A form field's own hook (WTForms `__call__(form, field)`, `process_formdata`): the form is
+    shown again with the message beside the field, holding the value the user typed."""
+    function = message.context.function if message is not None else None
+    return function is not None and (function.name in FIELD_HOOKS or {"form", "field"} <= set(function.param_names))
+
+
+def field_scoped(message: Optional[Message]) -> bool:
+    """A form-field validator (WTForms `__call__(form, field)`, `process_formdata`, Django/DRF
+    `validate_<field>`): the framework shows the message beside the field and its value, so the
+    message need not name them."""
+    function = message.context.function if message is not None else None
+    if function is None:
+        return False
+    params = set(function.param_names)
+    return function.name in FIELD_HOOKS or {"form", "field"} <= params or (
+        function.name.startswith("validate_") and message.callee.rsplit(".", 1)[-1] == "ValidationError"
+    )

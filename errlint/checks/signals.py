@@ -10,7 +10,7 @@ from typing import Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..model import BOUNDED, EXCEPTION, PLACEHOLDER_MARK, Placeholder, Template
 from ..packs import Lexicon, Packs
-from ..prose import measures_failure, negated_retry, prescriptive, statements
+from ..prose import SENTENCES, measures_failure, negated_retry, prescriptive, statements
 
 NOT_A_VERB_NEXT = (  # a noun, not a verb: "Follow-up failed", "Set-up of {x}", "the run's log", "Run failed",
     # and the subject of a failure a few words on ("Call to backend failed", "Export to CSV timed out")
@@ -128,12 +128,25 @@ class Signals:
         found = next((m for m in self.allowed.finditer(prose) if prescriptive(prose, m)), None)
         return found.group(0) if found else None
 
+    def without_escalations(self, prose: str) -> str:
+        """The prose without the sentences that hand the failure to a person ("If the problem
+        persists, please reach out to your workspace administrator."): what is left is what the
+        message tells its reader itself."""
+        spans = self.statements.escalations(prose)
+        kept, start = [], 0
+        for end in [m.start() for m in SENTENCES.finditer(prose)] + [len(prose)]:
+            if not any(a < end and b > start for a, b in spans):
+                kept.append(prose[start:end])
+            start = end
+        return " ".join(kept)
+
     def generic_hits(self, prose: str) -> List[Tuple[int, int]]:
         return [m.span() for m in self.generic.finditer(prose)]
 
-    def content_words(self, template: Template) -> List[str]:
-        """Words that carry information: not stop words, not generic-outcome words or phrases."""
-        prose = template.prose
+    def content_words(self, template: Template, prose: Optional[str] = None) -> List[str]:
+        """Words that carry information: not stop words, not generic-outcome words or phrases.
+        `prose` reads a part of the template's prose instead of all of it."""
+        prose = template.prose if prose is None else prose
         spans = self.generic_hits(prose)
         kept = []
         pos = 0

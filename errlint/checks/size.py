@@ -134,7 +134,8 @@ class UnboundedInterpolation(ErrorReplyRule):
     of a non-literal collection, a formatted traceback. Bodies and records returned by I/O are
     unbounded whatever the variable is called: the `.text`/`.content`/`.json()`/`.read()` of what an
     HTTP client or `urlopen` returned, a subprocess's output (`check_output`, `communicate()`), rows
-    from `fetchall()`/`fetchone()` or an ORM query's `.all()`. Truncated forms (`x[:200]`,
+    from `fetchall()`/`fetchone()` or an ORM query's `.all()`, and the lines or rows read from a file,
+    listed or filtered (`list(csv.DictReader(fh))`, `[row for row in rows if ...]`). Truncated forms (`x[:200]`,
     `{x!r:.80}`, `textwrap.shorten`) and `len(x)` are fine, and so is a dict or list written in the
     code with a few bounded fields, also through a name or as `dict(a=..., b=...)`
     (`reply = {"error": code, "tool": name}; json.dumps(reply)`): it is as large as its fields. A

@@ -8,7 +8,7 @@ from ..model import EXCEPTION, RELAYED, Finding, Message, Template
 from ..prose import failure_statements
 from .base import CONTENT_SINKS, FileContext, caught_locally, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
 from .error_replies import ErrorReplyRule
-from .inputs import first_failing_input
+from .inputs import field_scoped, first_failing_input
 from .no_message import control_flow, restates_status, without_text
 from .phrases import PhraseRule  # noqa: F401  (re-exported: the phrase machinery lived here)
 from .recovery import fixable, parses_caller_input  # noqa: F401  (parses_caller_input re-exported)
@@ -27,22 +27,6 @@ def messageless_matters(message: Message, ctx: FileContext) -> bool:
     if not without_text(message) or control_flow(message) or caught_locally(message):
         return False
     return message.profile in ("agent", "cli", "http") or fixable(message, ctx)
-
-
-FIELD_HOOKS = ("process_formdata", "process_data", "pre_validate", "post_validate")
-
-
-def field_scoped(message: Optional[Message]) -> bool:
-    """A form-field validator (WTForms `__call__(form, field)`, `process_formdata`, Django/DRF
-    `validate_<field>`): the framework shows the message beside the field and its value, so the
-    message need not name them."""
-    function = message.context.function if message is not None else None
-    if function is None:
-        return False
-    params = set(function.param_names)
-    return function.name in FIELD_HOOKS or {"form", "field"} <= params or (
-        function.name.startswith("validate_") and message.callee.rsplit(".", 1)[-1] == "ValidationError"
-    )
 
 
 def operation_hint(message: Message, ctx: FileContext) -> str:
@@ -73,8 +57,12 @@ class GenericFailureMessage(ErrorReplyRule):
     """## What it does
     Flags a message that only says that something failed: it states a failure (a generic phrase such
     as "an error occurred", or a failure by its shape: "<could not|unable to|cannot> <verb>", "not (a)
-    valid <noun>", "<noun> failed", a passive such as "was rejected"), and besides that it names no
-    input, value, identifier, concrete object or next step (fewer than three content words remain).
+    valid <noun>", an adjective that judges the noun ("invalid", "bad", "wrong", "malformed",
+    "unsupported <noun>"; not "unknown <noun>", a lookup that missed, which AEM205 judges), "<noun>
+    failed", a passive such as "was rejected"), and besides that it names no input, value,
+    identifier, concrete object or next step (fewer than three content words remain). A hand-off to a person ("If the problem persists, contact your administrator.") is no
+    step of the reader's own and names nothing about the failure: it is left out of that count, and
+    AEM501 judges it.
     An MCP tool's returned error reply ("Error: request failed", `{"error": "..."}`) is read as a raised
     error is: the agent acts on that text either way.
     In plain library code a failure shape counts only where the caller can fix the failure. An error
@@ -187,23 +175,39 @@ class GenericFailureMessage(ErrorReplyRule):
         if not template.literal.strip() or mostly_non_english(prose):
             return None
         hits = sig.generic_hits(prose)
+        shaped = False
         if not hits and (message is None or ctx is None or message.profile != "exc" or fixable(message, ctx)) and not field_scoped(message):
             # a failure by its shape; in plain library code only where the caller can fix it (an
             # internal exception's reader is the calling code, which has the traceback)
             hits = failure_statements(prose)
+            shaped = bool(hits)
         if hits and TEMPLATE_MARKS.search(template.literal):
             return None  # "Failed to load {}: {}" with loguru/%-style arguments names its values
         generic_words = set(sig.generic.words)
         words = [w.lower() for w in re.findall(r"[A-Za-z']+", template.literal)]
-        content = sig.content_words(template)
+        step = sig.next_step(template)
+        own = prose
+        if step == "escalation":
+            # a hand-off to a person is no step the reader takes itself (AEM501 judges it), and the
+            # sentence that makes it names nothing about the failure
+            own = sig.without_escalations(prose)
+            step = sig.next_step(template, prose=own)
+        content = sig.content_words(template, prose=own)
         short_failure = bool(SHORT_FAILURE.match(template.literal))
         only_generic = not content and any(w in generic_words for w in words)
         if not (hits or short_failure or only_generic):
             return None
-        if sig.next_step(template) is not None:
+        if step is not None:
             return None
         if len(content) >= 3:
-            return None
+            # what the message names besides its failure statements: "The file appears to be
+            # corrupt" names only "file"; "Failed to load the configuration file" names two words
+            # (one statement: "Failed to sort the dataset: Sort failed", the default of a silent
+            # upstream, repeats the operation the words name)
+            statements = failure_statements(own) if shaped else []
+            beside = sig.content_words(template, prose=_outside(own, statements)) if len(statements) == 1 else content
+            if len(beside) >= 2:
+                return None
         if identifiers(template) or value_placeholders(template) or PY_LITERAL.search(template.literal):
             return None
         if content and any(h.has(EXCEPTION) for h in template.placeholders):
@@ -212,3 +216,12 @@ class GenericFailureMessage(ErrorReplyRule):
             start, end = hits[0]
             return prose[start:end]
         return template.literal.strip()
+
+
+def _outside(prose: str, spans) -> str:
+    """The prose with the `spans` cut out."""
+    kept, at = [], 0
+    for start, end in spans:
+        kept.append(prose[at:start])
+        at = end
+    return " ".join(kept + [prose[at:]])

@@ -19,7 +19,7 @@ from ..fixes import insert_in_fstring
 from ..model import Applicability, Finding, Fix, Message, Template
 from .base import FileContext, Option as RuleOption, complete_templates
 from .nouns import plurals, singular, spelled_out
-from .inputs import CONTEXT_OBJECTS, failing_input_kinds, failing_inputs, is_flag, reports_missing_input
+from .inputs import CONTEXT_OBJECTS, failing_input_kinds, form_rendered, failing_inputs, is_flag, reports_missing_input
 from .signals import interpolates, mentions, value_placeholders
 from .part_rule import PART_SINKS, PartRule, _contains
 
@@ -113,6 +113,8 @@ class MissingValueEcho(PartRule):
             ranked = [n for n in failing_inputs(message, ctx) if n in names]
             name = ranked[0] if ranked else sorted(names)[0]
             form = next((f for s, f, _ in facts.parse_forms if s == name and f in DOCUMENT_FORMS), "")
+            if not form and form_rendered(message):
+                return  # a form field's validator: the form shows the message beside the value the user typed
             labels = set(facts.keys[name]) if name in facts.keys else _sent_as_is(message, name)
             if not unbounded and not form and name not in facts.counted and labels and _names_input(template, name, message, labels):
                 continue  # the reader sent this one value itself, and the message names it: the echo adds nothing
@@ -135,12 +137,14 @@ class MissingValueEcho(PartRule):
                     "Show the parser's position and reason" + ("" if caught else f" (catch it `as {err}`)") + f": f\"... ({{{err}}})\", not the whole document.",
                 )
                 return
-            hint = f"name the offending entries or `len({name})`" if unbounded else f"append \" (got {{{name}!r:.{width}}})\""
+            shown_field = facts.field_of(name)  # `args.port`: the field that failed, not the namespace
             fix = None
-            if not unbounded and len(message.templates) == 1 and function is not None and name in function.param_names:
+            if not unbounded and shown_field == name and len(message.templates) == 1 and function is not None and name in function.param_names:
                 edits = insert_in_fstring(template, ctx.code, f" (got {{{name}!r:.{width}}})")
                 if edits:
                     fix = Fix(Applicability.UNSAFE, f"Append the rejected value of `{name}`", tuple(edits))
+            name = shown_field
+            hint = f"name the offending entries or `len({name})`" if unbounded else f"append \" (got {{{name}!r:.{width}}})\""
             yield self.finding(
                 message,
                 f"the message does not show the rejected value of `{name}`; {hint}",

@@ -22,7 +22,7 @@ from typing import Dict, List, Sequence, Set, Tuple
 
 from ..families import family_of
 
-MAX_WORDING = 2
+MAX_WORDING = 3
 
 COVERED_BY: Dict[str, Set[str]] = {
     "AEM201": {"AEM101", "AEM102", "AEM204", "AEM205", "AEM206", "AEM207"},  # vague advice: the step is there, too vague

@@ -32,6 +32,7 @@ from ..model import (
     VALIDATION,
 )
 from . import nodes, record_reprs
+from .read_records import read_records
 from .credential_evidence import keyed_secret
 from .value_names import (
     SECRET_ALLOW,
@@ -147,6 +148,8 @@ class CallKinds:
                 return inner, detail
             if first is not None and nodes.last_name(first).isupper():
                 return frozenset({BOUNDED, COLLECTION}), ""  # list(SUPPORTED_VERSIONS): a constant
+            if read_records(self, first):
+                return frozenset({UNBOUNDED}), code  # list(csv.DictReader(fh)): every row of the file
             if inner & {UNBOUNDED, ENV_DUMP, VALIDATION, SCHEMA}:
                 return frozenset({UNBOUNDED} | (inner & ({ENV_DUMP, VALIDATION, SCHEMA} | SECRETS))), code
             return frozenset({COLLECTION, UNKNOWN}), ""  # a computed list of names: size unknown, not a dump

@@ -8,8 +8,7 @@ regular expressions and format checks. Rules in the 2xx and 5xx families use the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Callable, List, Optional, Tuple
 
 import libcst as cst
 
@@ -17,52 +16,10 @@ from ..model import Message
 from . import nodes
 from . import guards, value_sets
 from . import guard_operands as ops
+from .guard_facts import GuardFacts, Membership
 from .provenance import provenance
 
-
-@dataclass
-class Membership:
-    """`subject in/not in collection`: `values` are the literal members when known; `allowed` is True
-    when the sink fires because the subject is *outside* the collection (so the members are the
-    allowed values), False when it fires because the subject is inside (a deny list)."""
-
-    subject: str
-    collection: str
-    values: Optional[Tuple[str, ...]]
-    dynamic: bool = False
-    allowed: bool = True
-    closed: Optional[bool] = None  # closed (an enum, constant, allow-list) or open (records): value_sets.py
-    node: Any = field(default=None, repr=False, compare=False)
-    tested: str = ""  # the dotted value tested when it is more than `subject` (`field.field_type`)
-
-
-@dataclass
-class GuardFacts:
-    """Facts about the conditions that lead to a sink."""
-
-    names: Set[str] = field(default_factory=set)
-    subjects: Set[str] = field(default_factory=set)
-    value_subjects: Set[str] = field(default_factory=set)  # values that failed an allowed-values check
-    emptiness: bool = False
-    empty_subjects: Set[str] = field(default_factory=set)  # inputs tested for being absent (`x is None`, `not x`)
-    pinned: Dict[str, str] = field(default_factory=dict)  # names an enclosing `if tag == "VCALENDAR":` fixes to a literal
-    memberships: List[Membership] = field(default_factory=list)
-    bounds: List[Tuple[str, str, str]] = field(default_factory=list)  # (subject, op, bound text)
-    bound_values: List[str] = field(default_factory=list)  # literal/constant bound values
-    patterns: List[Tuple[str, str, bool]] = field(default_factory=list)  # (subject, regex, must match)
-    formats: List[Tuple[str, str, Tuple[str, ...], bool]] = field(default_factory=list)  # (subject, method, literals, required)
-    equalities: List[Tuple[str, str]] = field(default_factory=list)  # (subject, literal) for `x == lit` failures
-    statuses: Set[int] = field(default_factory=set)  # HTTP statuses the response can have where the sink runs
-    status_tested: bool = False  # the guard compares an outcome's status (`status_code`, `returncode`)
-    zero_bounds: List[str] = field(default_factory=list)  # subjects compared against 0 or 1 (`n <= 0`)
-    counted: Set[str] = field(default_factory=set)  # subjects only measured with len() against a bound
-    type_check: bool = False
-    enum_lookup: bool = False
-    has_guard: bool = False
-    keys: Dict[str, List[str]] = field(default_factory=dict)  # `args["amount"]`, `args.get("amount")`: args -> [amount]
-    parse_forms: List[Tuple[str, str, str]] = field(default_factory=list)  # (subject, form, words) of a validating try
-    expr_bounds: Set[str] = field(default_factory=set)  # bound labels that are expressions (`image.width`)
-    attributes: Set[str] = field(default_factory=set)  # `name.attr` reads in the test (`args.workers`)
+__all__ = ["GuardFacts", "Membership", "guard_facts"]
 
 
 def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]]) -> GuardFacts:
@@ -140,6 +97,8 @@ def _parse_facts(parsed: "guards.ParseGuard", facts: GuardFacts) -> None:
     facts.subjects.add(parsed.subject)
     facts.names.add(parsed.subject)
     facts.value_subjects.add(parsed.subject)
+    if parsed.attribute:
+        facts.attributes.add(parsed.attribute)
     if parsed.enum:
         facts.enum_lookup = True
         facts.memberships.append(Membership(parsed.subject, parsed.enum, None, True, True, True))
@@ -190,14 +149,17 @@ def _is_enum_call(callee: str) -> bool:
 
 def _analyse(test: cst.CSTNode, facts: GuardFacts, resolve: Callable[[str], Optional[cst.CSTNode]], negated: bool) -> None:
     """Walk the test's boolean structure; `negated` is True where the sink runs when the node is false."""
+    called = set()  # methods called in the test (`task_id.lower()`): no field of the value
     for node in nodes.iter_expr(test):
         if isinstance(node, cst.Name):
             facts.names.add(node.value)
+        elif isinstance(node, cst.Call):
+            called.add(id(node.func))
         elif isinstance(node, cst.Attribute):
             root = nodes.root_name(node)
             if root:
                 facts.names.add(root)
-            if node.value.__class__ is cst.Name:
+            if node.value.__class__ is cst.Name and id(node) not in called:
                 facts.attributes.add(f"{node.value.value}.{node.attr.value}")
         key, container = ops.keyed_read(node)
         if key and container and key not in facts.keys.get(container, []):
@@ -379,6 +341,7 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             op_text = ops.failing(ops.op_text(op) if not flipped else ops.flip(ops.op_text(op)), neg)
             if text in ("0", "1") and not ops.is_len(measured) and (op_text, text) in (("<=", "0"), ("<", "1"), ("<", "0")):
                 facts.zero_bounds.append(subject)
+                facts.zero_sides.append((subject, op_text, text))
             else:
                 facts.bounds.append((subject, op_text, label))
                 facts.value_subjects.add(subject)
@@ -471,6 +434,7 @@ def _quantifier(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[
     facts.value_subjects |= {mapped(n) for n in inner.value_subjects}
     facts.counted |= {mapped(n) for n in inner.counted}
     facts.zero_bounds += [mapped(n) for n in inner.zero_bounds]
+    facts.zero_sides += [(mapped(a), op, b) for a, op, b in inner.zero_sides]
     for m in inner.memberships:
         m.subject = mapped(m.subject)
     facts.memberships += inner.memberships

@@ -35,6 +35,7 @@ from ..model import (
 )
 from . import nodes, record_reprs, secret_requests, value_origins
 from .call_kinds import CallKinds
+from .read_records import read_records
 from .credential_evidence import keyed_secret, over_credentials
 from .http_objects import is_response
 from .value_names import (
@@ -112,6 +113,8 @@ class PlaceholderKinds(CallKinds):
             return self._display(expr, depth)
         if isinstance(expr, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
             element = expr.elt if not isinstance(expr, cst.DictComp) else expr.value
+            if read_records(self, expr.for_in.iter):
+                return frozenset({UNBOUNDED}), self.code(expr.for_in.iter)  # an entry per line or row read: as many as there are
             inner, detail = self.classify(element, depth + 1)
             return (frozenset({UNBOUNDED}), detail) if inner & ({UNBOUNDED, ENV_DUMP} | SECRETS) else (frozenset({UNKNOWN}), "")
         if isinstance(expr, cst.Name):

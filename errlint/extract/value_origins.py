@@ -19,7 +19,9 @@ holds it.
   sent, or one with the key in a header, shows nothing secret.
 - **I/O bodies and records** are unbounded whatever they are called: the `.text`, `.content`,
   `.json()`, `.read()` of what an HTTP client or `urlopen` returned, a subprocess's output
-  (`check_output`, `communicate()`), DB-API and ORM rows (`fetchall()`, `fetchone()`, `query.all()`).
+  (`check_output`, `communicate()`), DB-API and ORM rows (`fetchall()`, `fetchone()`, `query.all()`),
+  and the lines or rows read from a file, listed or filtered (`read_records.py`: `list(csv.DictReader(fh))`,
+  `[line for line in fh if ...]`, `fh.read().splitlines()`); the file object itself shows a short repr.
   A dict or list written in the code is as large as its fields, also through a name
   (`payload = {...}; json.dumps(payload)`) and as `dict(a=..., b=...)`.
 - **Tracebacks**: `traceback.format_*`/`extract_*`, `"".join(...)` of one, a `TracebackException`'s

@@ -1,10 +1,12 @@
 """Each diagnostic with its source line, a caret under the range, the suggestion and any fix."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Dict, List, Optional
 
 from ..checks.leaks import LITERAL_SECRETS, mask
 from ..model import Diagnostic
+from ..noqa import physical_lines
 from .style import Style
 
 
@@ -16,14 +18,14 @@ def render(diagnostics: List[Diagnostic], color: bool = False, sources: Optional
         lines = [f"{style.bold(d.filename)}:{d.location.row}:{d.location.column}: {style.red(d.code)} {d.message}"]
         text = sources.get(d.filename)
         if text is not None:
-            source_lines = text.splitlines()
+            source_lines = [line.rstrip("\r\n") for line in physical_lines(text)]  # rows as errlint counts them
             if 0 < d.location.row <= len(source_lines):
                 line = LITERAL_SECRETS.sub(lambda m: mask(m.group(0)), source_lines[d.location.row - 1])
                 width = len(str(d.location.row))
                 lines.append(f"{' ' * width} |")
                 lines.append(f"{d.location.row} | {line}")
                 span = (d.end_location.column - d.location.column) if d.end_location.row == d.location.row else len(line) - d.location.column + 1
-                lines.append(f"{' ' * width} | {' ' * (d.location.column - 1)}{style.red('^' * max(1, span))}")
+                lines.append(f"{' ' * width} | {_pad(line[:d.location.column - 1])}{style.red('^' * max(1, span))}")
         lines.append(f"  = help: {d.suggestion}")
         if d.fix is not None:
             note = {"safe": "safe fix", "unsafe": "unsafe fix (--unsafe-fixes)", "display-only": "suggestion"}[d.fix.applicability.value]
@@ -31,3 +33,8 @@ def render(diagnostics: List[Diagnostic], color: bool = False, sources: Optional
         lines.append(f"  = rule: {d.name} ({d.url})" if d.url else f"  = rule: {d.name}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + ("\n" if blocks else "")
+
+
+def _pad(before: str) -> str:
+    """Blanks as wide on screen as `before`: a tab stays a tab, a wide character (CJK, emoji) takes two."""
+    return "".join("\t" if c == "\t" else "  " if unicodedata.east_asian_width(c) in ("W", "F") else " " for c in before)
