@@ -122,6 +122,29 @@ class Locator:
                 break
         return found
 
+    def _indented(self, code: str, base: int):
+        """For `code` found at `base` with deeper indentation after its line breaks (see
+        `_occurrences`): a function from an offset in `code` to the offset in the file; None when the
+        text there is not `code` so indented."""
+        lines = re.split(r"\r\n|\r|\n", code)
+        if len(lines) < 2:
+            return None
+        found = re.compile(r"(?:\r\n|\r|\n)[ \t]*?".join(f"({re.escape(line)})" for line in lines)).match(self.text, base)
+        if found is None:
+            return None
+        starts, at = [], 0
+        for line in re.finditer(r"[^\r\n]*(?:\r\n|\r|\n|$)", code):
+            starts.append(at)
+            at = line.end()
+            if len(starts) == len(lines):
+                break
+
+        def place(offset: int) -> int:
+            k = max(i for i, begin in enumerate(starts) if begin <= offset) if offset > 0 else 0
+            column = offset - starts[k]
+            return found.start(k + 1) + column if column <= len(lines[k]) else found.end(k + 1) + column - len(lines[k])
+        return place
+
     def _code(self, node) -> Optional[str]:
         try:
             return self.module.code_for_node(node)
@@ -190,9 +213,13 @@ class Locator:
             if edit.node is not None:
                 base, _ = self.span(edit.node, within)
                 expected = _bare(edit.node, self.module)
-                if self.text[base:base + len(expected)] != expected:
-                    return None
-                start, end = base + edit.start, base + edit.end
+                if self.text[base:base + len(expected)] == expected:
+                    start, end = base + edit.start, base + edit.end
+                else:  # a multi-line node in an indented block: its lines sit deeper than generated
+                    place = self._indented(expected, base)
+                    if place is None:
+                        return None
+                    start, end = place(edit.start), place(edit.end)
             r1, c1 = self.position(start)
             r2, c2 = self.position(end)
             edits.append(Edit(start, end, edit.content, Location(r1, c1), Location(r2, c2)))

@@ -52,3 +52,22 @@ def test_an_implicit_concatenation_is_reported_whole():
     one_piece = 'raise ValueError("Something went wrong. Please check your input.")\n'
     found = lint(one_piece, select=["AEM102"], settings=PREVIEW)
     assert [(d.location.row, d.location.column, d.end_location.row, d.end_location.column) for d in found] == [(1, 18, 1, 66)]
+
+
+def _fixed(code: str, select):
+    found = [d for d in lint(code, select=list(select), settings=PREVIEW) if d.fix is not None]
+    text = code
+    for edit in sorted((e for d in found for e in d.fix.edits), key=lambda e: e.start, reverse=True):
+        text = text[:edit.start] + edit.content + text[edit.end:]
+    return len(found), text
+
+
+def test_a_fix_on_a_multi_line_call_in_an_indented_block():
+    code = ('import sys\n\n\ndef main(argv):\n    if not argv:\n        print(\n            "Error: no input given; run `tool init` first",\n'
+            '        )\n        sys.exit(2)\n    if len(argv) > 3:\n        print("Error: too many arguments; run `tool --help` for the usage",\n'
+            '              "and pass fewer")\n        sys.exit(2)\n\n\nif __name__ == "__main__":\n    main(sys.argv[1:])\n')
+    count, fixed = _fixed(code, ["AEM606"])
+    assert count == 2
+    assert '            "Error: no input given; run `tool init` first", file=sys.stderr\n        )\n' in fixed
+    assert '              "and pass fewer", file=sys.stderr)\n' in fixed
+    compile(fixed, "fixed.py", "exec")

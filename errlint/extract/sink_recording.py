@@ -30,8 +30,17 @@ class SinkRecording:
     """The sink recognisers of `Walker` (a mixin: it records through `Walker.record`)."""
 
     def st_Raise(self, stmt: cst.Raise) -> None:
-        exc = stmt.exc
-        if exc is None:
+        if stmt.exc is not None:
+            self._raised(stmt, stmt.exc, True)
+
+    def _raised(self, stmt: cst.Raise, exc: cst.BaseExpression, with_cause: bool) -> None:
+        """One exception `stmt` raises: `exc` itself, or each branch of `raise A(...) if c else B(...)`."""
+        if exc.__class__ is cst.IfExp:
+            self.scan(exc.test)
+            for branch in (exc.body, exc.orelse):
+                self._raised(stmt, branch, False)
+            if with_cause and stmt.cause is not None:
+                self.scan(stmt.cause)
             return
         call: Optional[cst.Call] = exc if isinstance(exc, cst.Call) else None
         if call is None and isinstance(exc, cst.Name):
@@ -42,7 +51,7 @@ class SinkRecording:
         if isinstance(exc, cst.Call):
             for arg in exc.args:
                 self.scan(arg.value)
-        if stmt.cause is not None:
+        if with_cause and stmt.cause is not None:
             self.scan(stmt.cause)
         callee = self.qualify(call.func if call is not None else exc)
         if not callee and call is not None and isinstance(call.func, cst.Call):
