@@ -61,7 +61,7 @@ class Suppressions:
         """(column, text) of the comment on physical line `row`, (0, "") when it has none; the whole
         line when the file cannot be tokenized here."""
         if self._comments is None:
-            self._comments = comment_tokens(self.text)
+            self._groups, self._comments = _read_tokens(self.text, len(self.lines))
         if self._comments is _UNTOKENIZED:
             return 0, self.lines[row - 1] if 0 < row <= len(self.lines) else ""
         return self._comments.get(row, (0, ""))
@@ -97,7 +97,7 @@ class Suppressions:
     def group(self, row: int) -> Tuple[int, int]:
         """First and last physical line of the noqa group containing `row` (1-based)."""
         if self._groups is None:
-            self._groups = _noqa_groups(self.text, len(self.lines))
+            self._groups, self._comments = _read_tokens(self.text, len(self.lines))
         return self._groups.get(row, (row, row))
 
     def continues(self, row: int) -> bool:
@@ -161,22 +161,7 @@ class Suppressions:
         return out
 
 
-_UNTOKENIZED: Dict[int, Tuple[int, str]] = {}
-
-
-def comment_tokens(text: str) -> Dict[int, Tuple[int, str]]:
-    """Physical line -> (column, text) of its comment token; `_UNTOKENIZED` when this Python's
-    tokenizer cannot read the file (then whole lines are read, as flake8 does)."""
-    out: Dict[int, Tuple[int, str]] = {}
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.COMMENT:
-                out[tok.start[0]] = (tok.start[1], tok.string)
-            elif tok.type == tokenize.ERRORTOKEN:
-                return _UNTOKENIZED
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return _UNTOKENIZED
-    return out
+_UNTOKENIZED: Dict[int, Tuple[int, str]] = {}  # comments when this Python cannot tokenize the file
 
 
 def physical_lines(text: str) -> List[str]:
@@ -195,15 +180,18 @@ _STRING_STARTS = frozenset(getattr(tokenize, n) for n in ("FSTRING_START", "TSTR
 _STRING_ENDS = frozenset(getattr(tokenize, n) for n in ("FSTRING_END", "TSTRING_END") if hasattr(tokenize, n))
 
 
-def _noqa_groups(text: str, line_count: int) -> Dict[int, Tuple[int, int]]:
-    """flake8's `_noqa_line_mapping`: line -> (first, last) of its group.
+def _read_tokens(text: str, line_count: int) -> Tuple[Dict[int, Tuple[int, int]], Dict[int, Tuple[int, str]]]:
+    """One tokenize pass: flake8's `_noqa_line_mapping` (line -> (first, last) of its group) and each
+    line's comment token (line -> (column, text)).
 
     A line break inside an f-string's replacement field does not end a group, so a multi-line
     f-string is one group on every Python, as its single STRING token makes it before 3.12. When
     the running Python cannot tokenize the file (newer syntax: PEP 701 f-strings before 3.12), the
-    groups come from libcst's string literals instead (`_literal_groups`).
+    groups come from libcst's string literals instead (`_literal_groups`) and the comments are
+    `_UNTOKENIZED` (whole lines are read, as flake8 does).
     """
     out: Dict[int, Tuple[int, int]] = {}
+    comments: Dict[int, Tuple[int, str]] = {}
     lo, hi = line_count + 2, -1
     depth = 0
     try:
@@ -211,8 +199,10 @@ def _noqa_groups(text: str, line_count: int) -> Dict[int, Tuple[int, int]]:
             if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
                 continue
             if tok.type == tokenize.ERRORTOKEN:  # this Python's tokenizer does not know the syntax
-                return _literal_groups(text)
-            if tok.type in _STRING_STARTS:
+                return _literal_groups(text), _UNTOKENIZED
+            if tok.type == tokenize.COMMENT:
+                comments[tok.start[0]] = (tok.start[1], tok.string)
+            elif tok.type in _STRING_STARTS:
                 depth += 1
             elif tok.type in _STRING_ENDS:
                 depth -= 1
@@ -223,8 +213,8 @@ def _noqa_groups(text: str, line_count: int) -> Dict[int, Tuple[int, int]]:
                     out[row] = (lo, hi)
                 lo, hi = line_count + 2, -1
     except (tokenize.TokenError, SyntaxError, IndentationError):
-        return _literal_groups(text)
-    return out
+        return _literal_groups(text), _UNTOKENIZED
+    return out, comments
 
 
 def string_spans(text: str) -> List[Tuple[int, int]]:

@@ -110,6 +110,8 @@ if __name__ == "__main__":
     ("rows = list(csv.reader(fh))\n    bad = [r for r in rows if len(r) < 3]", "bad", "bad"),
     ("bad = [line for line in fh if ',' not in line]", "bad", "bad"),
     ("rows = sorted(csv.DictReader(fh), key=len)\n    bad = rows", "len(rows) > 1000", "rows"),
+    ("rows = list(csv.DictReader(fh))\n    bad = [(n, r) for n, r in enumerate(rows, start=2) if not r.get('email')]\n"
+     "    listing = '\\n'.join(f'  line {n}: {r!r}' for n, r in bad)", "bad", "listing"),
 ])
 def test_rows_read_from_a_file_are_unbounded(read, test, shown):
     code = ROWS.format(read=read, test=test, shown=shown)
@@ -157,3 +159,28 @@ def test_the_default_text_of_a_silent_upstream_keeps_the_operations_words():
             "    result = run(spec)\n    if not result.ok:\n        detail = result.stderr or 'Sort failed'\n"
             "        raise RuntimeError(f'Failed to sort the dataset: {detail}')\n    return 'ok'\n")
     assert found(code, ["AEM101"]) == []
+
+
+# ---------------------------------------------------------------------- predicates errlint does not know
+@pytest.mark.parametrize("setup, test, subject", [
+    ("import os", "not os.path.isabs(location)", "location"),
+    ("from uuid_utils import is_uuid", "not is_uuid(location)", "location"),
+    ("", "not location.is_integer()", "location"),
+    ("import validators", "not validators.is_url(location.strip())", "location"),
+])
+def test_the_value_a_predicate_tested_is_the_input_named(setup, test, subject):
+    code = (f"{setup}\nimport click\n\n\n@click.command()\n@click.argument('location')\ndef resolve(location):\n"
+            f"    if {test}:\n        raise click.UsageError('Unable to resolve this.')\n")
+    diagnostics = lint(code, select=["AEM101"], settings=PREVIEW)
+    assert [d.message for d in diagnostics] == [f'generic message "Unable to resolve this." names no input (`{subject}`), value or next step']
+
+
+@pytest.mark.parametrize("test", ["not shutil.which('git')", "not os.path.exists(CONFIG)", "not self.client.ping()", "not os.path.isabs(location)"])
+def test_a_predicate_asks_for_no_value(test):
+    code = f"import os\nimport shutil\n\nCONFIG = '/etc/x'\n\n\nclass R:\n    def resolve(self, location):\n        if {test}:\n            raise ValueError('Refused by the resolver')\n        return location\n"
+    assert found(code, ["AEM202"]) == []
+
+
+def test_an_operation_that_failed_is_no_predicate():
+    code = "def sync_all(store, since):\n    if not store.sync(since):\n        raise RuntimeError('Refused by the resolver')\n"
+    assert found(code, ["AEM202"]) == []

@@ -155,6 +155,8 @@ class CallKinds:
             return frozenset({COLLECTION, UNKNOWN}), ""  # a computed list of names: size unknown, not a dump
         if short == "join" and isinstance(func, cst.Attribute) and nodes.string_value(func.value) is not None:
             separator = nodes.string_value(func.value) or ""
+            if first is not None and read_records(self, first):
+                return frozenset({UNBOUNDED}), code  # "\n".join(... for row in bad): every row read
             if first is not None and not re.search(r"[,\n|;]|\bor\b|\band\b", separator):
                 iterable = first.for_in.iter if isinstance(first, (cst.GeneratorExp, cst.ListComp)) else first
                 inner, _ = self.classify(iterable, depth + 1)

@@ -402,6 +402,31 @@ def _call(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str],
             facts.value_subjects.add(looked)
     else:
         facts.subjects.add(ops.subject(node))
+        _predicate(node, args, facts)
+
+
+PREDICATE_NAME = re.compile(r"^(?:is|has|can|valid|validate|looks_like|matches)(?:_|$)|^is[a-z]|^(?:valid|validate)_?\w*|\w+_valid$")
+
+
+def _predicate(node: cst.Call, args, facts: GuardFacts) -> None:
+    """`if not os.path.isabs(path)`, `if not is_uuid(ref)`, `if not ratio.is_integer()`: a value that
+    failed a predicate errlint does not know. The subject is the value tested (the first argument,
+    or the receiver of an argument-less method), not the module the predicate lives in (`os`). Only a
+    call named as a predicate (`is*`, `has_*`, `valid*`): `if not store.sync(since)` is an operation
+    that failed, not a value that did."""
+    if not PREDICATE_NAME.match(nodes.last_name(node.func) or ""):
+        return
+    if args and nodes.string_value(args[0]) is None and nodes.number_text(args[0]) is None:
+        tested = ops.subject(args[0])
+    elif not args and node.func.__class__ is cst.Attribute:
+        tested = ops.subject(node)
+    else:
+        return
+    if tested:
+        # the input the guard is about (AEM101 and AEM203 name it). Not a value to echo: on real
+        # code the caller already had it every time (a tool's only file argument, a config
+        # converter its loader wraps with the raw value; two reviewers, 2 of 2 false positives)
+        facts.subjects.add(tested)
 
 
 def _quantifier(node: cst.Call, facts: GuardFacts, neg: bool, resolve: Callable[[str], Optional[cst.CSTNode]]) -> None:

@@ -40,7 +40,7 @@ def read_records(builder, node: Optional[cst.CSTNode], depth: int = 0) -> bool:
     """True when `node` holds the lines or rows something read, one entry each, as many as were read:
     a file or CSV reader (`file_records`), `fh.readlines()`, `fh.read().splitlines()`, `cur.fetchall()`,
     listed, sorted or filtered (`list(reader)`, `[r for r in rows if ...]`), through names."""
-    if node is None or depth > 6:
+    if node is None or depth > 8:
         return False
     cls = node.__class__
     if cls is cst.Call:
@@ -51,10 +51,10 @@ def read_records(builder, node: Optional[cst.CSTNode], depth: int = 0) -> bool:
             return True
         if func.__class__ is cst.Attribute and short == "splitlines" and func.value.__class__ is cst.Call:
             return nodes.last_name(func.value.func) in ("read", "read_text")
-        return file_records(builder, node, depth)
+        return file_records(builder, node)  # its own budget of name hops
     if cls in (cst.ListComp, cst.GeneratorExp, cst.SetComp):
         return read_records(builder, node.for_in.iter, depth + 1)
     if cls is cst.Name:
-        return file_records(builder, node, depth) or any(
+        return file_records(builder, node) or any(
             b.kind == "assign" and b.value is not None and read_records(builder, b.value, depth + 1) for b in builder.scope.lookup(node.value)[:4])
     return False
