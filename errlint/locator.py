@@ -114,9 +114,7 @@ class Locator:
             at = self.text.find(code, at + 1, hi)
         if found or "\n" not in code and "\r" not in code:
             return found
-        lines = re.split(r"\r\n|\r|\n", code)
-        pattern = re.compile(r"(?:\r\n|\r|\n)[ \t]*".join(re.escape(line) for line in lines))
-        for match in pattern.finditer(self.text, lo, hi):
+        for match in _deeper(code).finditer(self.text, lo, hi):
             found.append(match.span())
             if len(found) == limit:
                 break
@@ -126,18 +124,13 @@ class Locator:
         """For `code` found at `base` with deeper indentation after its line breaks (see
         `_occurrences`): a function from an offset in `code` to the offset in the file; None when the
         text there is not `code` so indented."""
-        lines = re.split(r"\r\n|\r|\n", code)
+        lines = LINE_BREAK.split(code)
         if len(lines) < 2:
             return None
-        found = re.compile(r"(?:\r\n|\r|\n)[ \t]*?".join(f"({re.escape(line)})" for line in lines)).match(self.text, base)
+        found = _deeper(code).match(self.text, base)
         if found is None:
             return None
-        starts, at = [], 0
-        for line in re.finditer(r"[^\r\n]*(?:\r\n|\r|\n|$)", code):
-            starts.append(at)
-            at = line.end()
-            if len(starts) == len(lines):
-                break
+        starts = [0] + [m.end() for m in LINE_BREAK.finditer(code)]  # where each line of `code` starts
 
         def place(offset: int) -> int:
             k = max(i for i, begin in enumerate(starts) if begin <= offset) if offset > 0 else 0
@@ -224,6 +217,15 @@ class Locator:
             r2, c2 = self.position(end)
             edits.append(Edit(start, end, edit.content, Location(r1, c1), Location(r2, c2)))
         return Fix(fix.applicability, fix.title, tuple(edits))
+
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _deeper(code: str) -> "re.Pattern":
+    """`code` where each line break may be followed by more indentation than it shows, each line a
+    group (`code_for_node` writes a node in an indented block without the block's indentation)."""
+    return re.compile(r"(?:\r\n|\r|\n)[ \t]*".join(f"({re.escape(line)})" for line in LINE_BREAK.split(code)))
 
 
 class _OffsetState(CodegenState):

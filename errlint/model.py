@@ -399,10 +399,7 @@ def _concatenation_of(literal: Any, expr: Any) -> Any:
 
     for node in nodes.iter_expr(expr):
         if node.__class__ is cst.ConcatenatedString:
-            left = node.left
-            while left.__class__ is cst.ConcatenatedString:
-                left = left.left
-            if left is not literal:
+            if node.left is not literal:  # libcst nests to the right: `left` is always one piece
                 continue
             right, pieces = node.right, 2
             while right.__class__ is cst.ConcatenatedString and pieces <= MAX_PIECES:

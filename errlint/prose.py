@@ -116,6 +116,15 @@ def concrete(text: str) -> bool:
     return bool(CONCRETE.search(text))
 
 
+def outside(prose: str, spans: List[Span]) -> str:
+    """The prose with the `spans` (in order, not overlapping) cut out, the pieces joined by a blank."""
+    kept, at = [], 0
+    for start, end in spans:
+        kept.append(prose[at:start])
+        at = end
+    return " ".join(kept + [prose[at:]])
+
+
 def failure_statements(prose: str) -> List[Span]:
     """Spans of the failure statements in `prose` (shapes, not listed phrases)."""
     return [m.span() for m in FAILURE_SHAPES.finditer(prose)]

@@ -151,9 +151,7 @@ class MissingAllowedValues(PartRule):
             addition = "; expected one of: " + ", ".join(dict.fromkeys(choices))
         elif ranges and facts.bound_values and len(ranges) == 1:
             subject, op, _ = ranges[0]
-            lower = [f"{_inverse(o)} {b}" for s, o, b in facts.zero_sides if s == subject]
-            shown = f"len({subject})" if subject in facts.counted else facts.field_of(subject)
-            addition = f"; {shown} must be {' and '.join(dict.fromkeys(lower + [f'{_inverse(op)} {facts.bound_values[0]}']))}"
+            addition = f"; {_shown(subject, facts)} must be {_sides(subject, [(subject, op, facts.bound_values[0])], facts)}"
         else:
             return None
         edit = append_edit(template, ctx.code, addition)
@@ -175,7 +173,7 @@ class MissingAllowedValues(PartRule):
         if ranges:
             subject = ranges[0][0]
             sides = _sides(subject, ranges, facts)
-            shown = f"len({subject})" if subject in facts.counted else facts.field_of(subject)
+            shown = _shown(subject, facts)
             return f"{shown} must be {sides}", f"State the accepted range, e.g. \"{shown} must be {sides}\"."
         if formats:
             subject, method, lits, required = formats[0]
@@ -192,6 +190,11 @@ class MissingAllowedValues(PartRule):
             subject = facts.field_of(subject)
             return f"{subject} must match {quote(pattern, 40)}", f"Describe the format in words and give an example value for {subject}."
         return "valid enum values", "List the enum's values or point to the tool that lists them."
+
+
+def _shown(subject: str, facts: GuardFacts) -> str:
+    """How a bound's subject is named: a count as one (`len(columns)`), a field by its path (`args.port`)."""
+    return f"len({subject})" if subject in facts.counted else facts.field_of(subject)
 
 
 def _sides(subject: str, ranges, facts: GuardFacts) -> str:

@@ -152,9 +152,6 @@ def field_scoped(message: Optional[Message]) -> bool:
     `validate_<field>`): the framework shows the message beside the field and its value, so the
     message need not name them."""
     function = message.context.function if message is not None else None
-    if function is None:
-        return False
-    params = set(function.param_names)
-    return function.name in FIELD_HOOKS or {"form", "field"} <= params or (
+    return form_rendered(message) or function is not None and (
         function.name.startswith("validate_") and message.callee.rsplit(".", 1)[-1] == "ValidationError"
     )

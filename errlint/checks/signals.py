@@ -10,7 +10,7 @@ from typing import Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..model import BOUNDED, EXCEPTION, PLACEHOLDER_MARK, Placeholder, Template
 from ..packs import Lexicon, Packs
-from ..prose import SENTENCES, measures_failure, negated_retry, prescriptive, statements
+from ..prose import SENTENCES, measures_failure, negated_retry, outside, prescriptive, statements
 
 NOT_A_VERB_NEXT = (  # a noun, not a verb: "Follow-up failed", "Set-up of {x}", "the run's log", "Run failed",
     # and the subject of a failure a few words on ("Call to backend failed", "Export to CSV timed out")
@@ -147,14 +147,7 @@ class Signals:
         """Words that carry information: not stop words, not generic-outcome words or phrases.
         `prose` reads a part of the template's prose instead of all of it."""
         prose = template.prose if prose is None else prose
-        spans = self.generic_hits(prose)
-        kept = []
-        pos = 0
-        for start, end in spans:
-            kept.append(prose[pos:start])
-            pos = end
-        kept.append(prose[pos:])
-        text = " ".join(kept)
+        text = outside(prose, self.generic_hits(prose))
         generic_words = set(self.generic.words)
         return [w for w in WORD.findall(text) if w.lower() not in STOP_WORDS and w.lower() not in generic_words and len(w) > 1]
 

@@ -5,7 +5,7 @@ import re
 from typing import Iterable, List, Optional
 
 from ..model import EXCEPTION, RELAYED, Finding, Message, Template
-from ..prose import failure_statements
+from ..prose import failure_statements, outside
 from .base import CONTENT_SINKS, FileContext, caught_locally, complete_templates, internal_signal, later_lines, mostly_non_english, quote, traceback_attached, translator
 from .error_replies import ErrorReplyRule
 from .inputs import field_scoped, first_failing_input
@@ -60,9 +60,9 @@ class GenericFailureMessage(ErrorReplyRule):
     valid <noun>", an adjective that judges the noun ("invalid", "bad", "wrong", "malformed",
     "unsupported <noun>"; not "unknown <noun>", a lookup that missed, which AEM205 judges), "<noun>
     failed", a passive such as "was rejected"), and besides that it names no input, value,
-    identifier, concrete object or next step (fewer than three content words remain). A hand-off to a person ("If the problem persists, contact your administrator.") is no
-    step of the reader's own and names nothing about the failure: it is left out of that count, and
-    AEM501 judges it.
+    identifier, concrete object or next step (fewer than three content words remain). A hand-off to
+    a person ("If the problem persists, contact your administrator.") is no step of the reader's own
+    and names nothing about the failure: it is left out of that count, and AEM501 judges it.
     An MCP tool's returned error reply ("Error: request failed", `{"error": "..."}`) is read as a raised
     error is: the agent acts on that text either way.
     In plain library code a failure shape counts only where the caller can fix the failure. An error
@@ -205,7 +205,7 @@ class GenericFailureMessage(ErrorReplyRule):
             # (one statement: "Failed to sort the dataset: Sort failed", the default of a silent
             # upstream, repeats the operation the words name)
             statements = failure_statements(own) if shaped else []
-            beside = sig.content_words(template, prose=_outside(own, statements)) if len(statements) == 1 else content
+            beside = sig.content_words(template, prose=outside(own, statements)) if len(statements) == 1 else content
             if len(beside) >= 2:
                 return None
         if identifiers(template) or value_placeholders(template) or PY_LITERAL.search(template.literal):
@@ -216,12 +216,3 @@ class GenericFailureMessage(ErrorReplyRule):
             start, end = hits[0]
             return prose[start:end]
         return template.literal.strip()
-
-
-def _outside(prose: str, spans) -> str:
-    """The prose with the `spans` cut out."""
-    kept, at = [], 0
-    for start, end in spans:
-        kept.append(prose[at:start])
-        at = end
-    return " ".join(kept + [prose[at:]])

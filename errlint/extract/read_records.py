@@ -14,7 +14,7 @@ import libcst as cst
 
 from . import nodes
 
-FILE_OPENERS = re.compile(r"^(?:builtins\.|io\.|codecs\.|gzip\.|bz2\.|lzma\.)?open$|^csv\.(?:reader|DictReader)$|^(?:\w+\.)*(?:open|reader|DictReader)$")
+FILE_OPENERS = re.compile(r"^(?:\w+\.)*(?:open|reader|DictReader)$")  # open, io.open, Path(p).open, csv.DictReader, ...
 
 
 def file_records(builder, node: Optional[cst.CSTNode], depth: int = 0) -> bool:
@@ -25,7 +25,7 @@ def file_records(builder, node: Optional[cst.CSTNode], depth: int = 0) -> bool:
         return False
     if isinstance(node, cst.Call):
         qualified = builder.qualify(node.func) or nodes.dotted(node.func)
-        return bool(qualified) and FILE_OPENERS.match(qualified) is not None and (node.func.__class__ is cst.Name or "." in qualified)
+        return FILE_OPENERS.match(qualified) is not None
     if isinstance(node, cst.Name):
         return any(b.kind in ("assign", "with") and b.value is not None and file_records(builder, b.value, depth + 1)
                    for b in builder.scope.lookup(node.value)[:4])
@@ -54,7 +54,7 @@ def read_records(builder, node: Optional[cst.CSTNode], depth: int = 0) -> bool:
         return file_records(builder, node)  # its own budget of name hops
     if cls in (cst.ListComp, cst.GeneratorExp, cst.SetComp):
         return read_records(builder, node.for_in.iter, depth + 1)
-    if cls is cst.Name:
-        return file_records(builder, node) or any(
-            b.kind == "assign" and b.value is not None and read_records(builder, b.value, depth + 1) for b in builder.scope.lookup(node.value)[:4])
+    if cls is cst.Name:  # `with open(p) as fh`, `rows = list(reader)`
+        return any(b.kind in ("assign", "with") and b.value is not None and read_records(builder, b.value, depth + 1)
+                   for b in builder.scope.lookup(node.value)[:4])
     return False
