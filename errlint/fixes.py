@@ -86,6 +86,23 @@ class _Tail:
     insert_at: int
 
 
+def _sentence_end(body: str, raw: bool) -> int:
+    """The length of a literal's source body without its trailing whitespace, written or escaped
+    (`\\n`, `\\t`, `\\r` in a non-raw literal; an escaped backslash before `n` is text)."""
+    end = len(body)
+    while end:
+        if body[end - 1].isspace():
+            end -= 1
+        elif not raw and end >= 2 and body[end - 1] in "ntr" and body[end - 2] == "\\":
+            slashes = len(body[:end - 1]) - len(body[:end - 1].rstrip("\\"))
+            if slashes % 2 == 0:
+                break
+            end -= 2
+        else:
+            break
+    return end
+
+
 def _tail(template: Template, code_of) -> Optional[_Tail]:
     node = template.tail
     if node is None or not isinstance(node, (cst.SimpleString, cst.FormattedString)):
@@ -98,7 +115,10 @@ def _tail(template: Template, code_of) -> Optional[_Tail]:
     if "b" in prefix.lower():
         return None
     body = code[body_start:body_end]
-    at = body_end - 1 if re.search(r"(?<![.])[.!]$", body) else body_end
+    # a message ending in a newline (`"""Unknown profile.\n"""`, `"Bad row.\\n"`) keeps it last: the
+    # addition goes before the trailing whitespace, and before a final `.`/`!` there
+    end = _sentence_end(body, raw="r" in prefix.lower())
+    at = body_start + end - 1 if re.search(r"(?<![.])[.!]\Z", body[:end]) else body_start + end
     return _Tail(node, code, prefix, quote, body_start, at)
 
 

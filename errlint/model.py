@@ -306,6 +306,7 @@ class Handler:
     guard_depth: int = 0  # how many guards enclose the `try` statement (the handler's own guards come after)
     earlier: Tuple[str, ...] = ()  # what the handlers before this one of the same `try` catch (they take those first)
     binding: Any = field(default=None, repr=False)  # the scope binding of `name` this clause makes (a `scope.Binding`)
+    try_lookups: Tuple[Any, ...] = field(default=(), repr=False)  # `TABLE[key]` subscripts read in the `try`
 
 
 @dataclass(frozen=True, eq=False)

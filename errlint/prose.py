@@ -116,6 +116,27 @@ def concrete(text: str) -> bool:
     return bool(CONCRETE.search(text))
 
 
+# A checkable state of a thing named bare, with no article: "pip is installed", "docker is running",
+# "git is available in the container", "node is on your PATH". A named program or service, unlike
+# "the service is available", "your connection is stable" or "everything is set up".
+NAMED_STATE = re.compile(
+    r"^\s*(?:that\s+)?(?!(?:it|this|that|these|those|they|everything|something|anything|all|nothing|none)\b)"
+    r"[a-z][\w.+-]*\s+(?:(?:is|are)\s+(?:\w+ly\s+)?(?:installed|available|running|started|reachable|accessible|enabled|"
+    r"configured|set|exported|writable|readable|on (?:your |the )?PATH|in (?:your |the )?PATH)|exists)\b",
+    re.I,
+)
+
+
+def concrete_object(obj: str, before: str) -> bool:
+    """The object of a check/ensure directive names something the reader can act on: a concrete
+    thing (`concrete`), a proper noun or a stated constraint (`NAMED`), a named thing's state
+    (`NAMED_STATE`), or the concrete thing the message already showed ("Could not read `a.toml`;
+    check it"). One model for both readers: vague advice (AEM102) and a next step (AEM201)."""
+    if concrete(obj) or NAMED.search(obj) or NAMED_STATE.match(obj):
+        return True
+    return concrete(before) and bool(PRONOUN.match(obj) or _refers_back(obj, before))
+
+
 def outside(prose: str, spans: List[Span]) -> str:
     """The prose with the `spans` (in order, not overlapping) cut out, the pieces joined by a blank."""
     kept, at = [], 0
@@ -223,17 +244,14 @@ class Statements:
         out = []
         for match in self.advice.finditer(prose):
             obj = _clause(prose, match.end("verb"))
-            if not obj.strip() or concrete(obj) or re.search(r"\b(?:logs?|console|traceback|stack ?trace|output)\b", obj, re.I):
+            if not obj.strip() or re.search(r"\b(?:logs?|console|traceback|stack ?trace|output)\b", obj, re.I):
                 continue  # intransitive, specific, or pointing at logs (AEM503's concern)
             if re.match(r"\s+with\b", obj, re.I):
                 continue  # "check with your admin" hands the reader to a person (the escalation shape)
             if prose[match.start("verb"):match.end("verb")].isupper() or NOT_A_VERB.match(obj):
                 continue  # "CHECK must be followed by ...", "confirm must be true": a keyword or a name, not advice
-            if NAMED.search(obj):
-                continue  # "check the Tesseract installation", "make sure it contains only letters"
-            before = prose[:match.start()]
-            if concrete(before) and (PRONOUN.match(obj) or _refers_back(obj, before)):
-                continue  # "Could not read `a.toml`; check it": the object is the thing the message shows
+            if concrete_object(obj, prose[:match.start()]):
+                continue  # "check the Tesseract installation", "make sure docker is running", "Could not read `a.toml`; check it"
             start = match.start("verb")
             out.append((start, min(match.end("verb") + len(obj.rstrip()), start + 80)))
         return out

@@ -65,7 +65,7 @@ def convert(value: float, unit: str) -> str:
         return "Error: unknown unit."
     return str(value)
 '''
-    assert found(code, select=["AEM202", "AEM204"]) == [(10, "AEM204")]  # as `raise ToolError(...)` gets
+    assert found(code, select=["AEM202", "AEM204"]) == [(10, "AEM202"), (10, "AEM204")]  # as `raise ToolError(...)` gets
 
 
 def test_a_tools_data_is_not_an_error_reply():

@@ -135,4 +135,4 @@ def test_a_tool_failure_raised_as_a_protocol_error_is_still_judged():
                 raise McpError(ErrorData(code=INVALID_PARAMS, message="The width is too large"))
             return str(width)
     """
-    assert found(code) == [(11, "AEM204"), (11, "AEM602")]
+    assert found(code) == [(11, "AEM202"), (11, "AEM204"), (11, "AEM602")]

@@ -47,7 +47,7 @@ def export():
     if fmt not in ("csv", "json"):
         raise ValueError("Export format is not supported")
     return jsonify([])
-''', [(10, 'AEM204')]),  # the client sent ?format= itself and the message names it: no echo asked (test_echo_known_value)
+''', [(10, 'AEM202'), (10, 'AEM204')]),  # the message names ?format= but says neither what it got nor what passes (test_named_input_echo)
     'argparse_loop': ('''
 import argparse
 
@@ -198,7 +198,7 @@ def save(path, data):
             fh.write(data)
     except OSError as e:
         raise RuntimeError(f"Could not save {path!r}: {e.strerror}. Check the folder exists.")
-''', [(7, 'AEM201')]),
+''', []),  # an OSError is no parse: no echo or allowed form owed; "check the folder exists" of the path shown is a step
 }
 
 # Item 3: expression bounds, lookups through a local, deny rules, quantifiers; call outcomes are not inputs.

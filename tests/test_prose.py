@@ -30,8 +30,8 @@ def main(bundle):
     if not bundle.endswith(".zip"):
         raise click.ClickException("Unable to use this bundle.")
 '''
-    # the user typed the one bundle the message names, so the missing part is the rule (.zip), not the echo
-    assert exact(src) == ['AEM101', 'AEM204']
+    # the message names the bundle but says neither which one nor what passes (.zip): both are owed
+    assert exact(src) == ['AEM101', 'AEM202', 'AEM204']
 
 
 def test_item8_fastapi_passive_could_not_be_processed():

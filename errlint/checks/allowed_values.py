@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from ..extract.context import GuardFacts
-from ..extract.guards import deny_stated, parse_form_stated
+from ..extract.guards import FORMAT_NAMED, deny_stated, parse_form_stated
 from ..extract.provenance import provenance
 from ..extract.value_names import snake
 from ..extract.value_sets import describe as describe_set
@@ -22,7 +22,7 @@ from .part_rule import PART_SINKS, VALUE_SOURCE, PartRule, _contains, _root
 from .vague import signals
 
 RANGE_TEXT = re.compile(r"\b(at least|at most|no more than|up to|between|minimum|maximum|max|min|limit|exceeds?|above|below|greater|less|fewer|more than|range|positive|negative|non-negative|non-zero|whole number|single|only one|exactly)\b|[<>]=?|\u2264|\u2265", re.I)
-EXAMPLE_TEXT = re.compile(r"\b(e\.g\.|for example|such as|like|format|formatted|must (?:match|be|look|start|end|contain)|expected|should (?:be|look|match)|in the form)\b", re.I)
+EXAMPLE_TEXT = re.compile(r"\b(e\.g\.|for example|such as|like|formatted as|must (?:match|be|look|start|end|contain)|expected|should (?:be|look|match)|in the form)\b", re.I)
 # the order of two values the caller sent ("end before start", "min_size is larger than max_size")
 RELATION_TEXT = re.compile(r"\b(before|after|earlier|later|precedes?|follows?|past|beyond|overlaps?|greater|larger|bigger|higher|less|smaller|lower|exceeds?|than)\b", re.I)
 ZERO_WORDS = re.compile(r"\b(positive|negative|non-negative|nonnegative|non-zero|nonzero|empty|whole number)\b", re.I)
@@ -244,7 +244,7 @@ def _satisfied(template: Template, facts: GuardFacts, choices, formats, patterns
             return True  # a deny rule stated in words ("cannot contain single quotes")
         if not lits and sig.allowed_clause(template):
             return True
-    if patterns and (EXAMPLE_TEXT.search(prose) or sig.allowed_clause(template)):
+    if patterns and (EXAMPLE_TEXT.search(prose) or FORMAT_NAMED.search(prose) or sig.allowed_clause(template)):
         return True
     if ranges:
         for _, _, bound in ranges:

@@ -10,7 +10,7 @@ from typing import Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..model import BOUNDED, EXCEPTION, PLACEHOLDER_MARK, Placeholder, Template
 from ..packs import Lexicon, Packs
-from ..prose import SENTENCES, measures_failure, negated_retry, outside, prescriptive, statements
+from ..prose import SENTENCES, concrete_object, measures_failure, negated_retry, outside, prescriptive, statements
 
 NOT_A_VERB_NEXT = (  # a noun, not a verb: "Follow-up failed", "Set-up of {x}", "the run's log", "Run failed",
     # and the subject of a failure a few words on ("Call to backend failed", "Export to CSV timed out")
@@ -88,7 +88,7 @@ class Signals:
         for match in self.needs_object.finditer(prose):
             rest = match.group("rest")
             if self.code.search(rest) or PLACEHOLDER_MARK in rest or re.search(r"['\"][^'\"]+['\"]", rest) or _mentions_tool(rest, tools) or CONCRETE_STATE.search(rest) \
-                    or COUNTED_OBJECT.search(rest):
+                    or COUNTED_OBJECT.search(rest) or concrete_object(rest, prose[:match.start()]):
                 return match.group(0).strip()
         found = None if action else self.code.search(prose)
         if found:

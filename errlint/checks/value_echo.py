@@ -20,7 +20,7 @@ from ..model import Applicability, Finding, Fix, Message, Template
 from .base import FileContext, Option as RuleOption, complete_templates
 from .nouns import plurals, singular, spelled_out
 from .inputs import CONTEXT_OBJECTS, failing_input_kinds, form_rendered, failing_inputs, is_flag, reports_missing_input
-from .signals import interpolates, mentions, value_placeholders
+from .signals import interpolates, mentions, signals, value_placeholders
 from .part_rule import PART_SINKS, PartRule, _contains
 
 
@@ -30,11 +30,13 @@ class MissingValueEcho(PartRule):
     `if len(x) > 5`, `if not re.match(..., x)`, `if not x.endswith(".md")`) when the message does not
     interpolate that value. Emptiness checks (`if not x`, `x is None`) and pydantic validators are
     exempt; for dicts and lists a bounded summary (the missing keys, `len(x)`) is expected. So is a
-    message that names the input when the value is the one the caller sent as is (a parameter of a
-    tool, a CLI command or an argparse `type=` converter, a field read by its key such as
-    `request.args.get("_size")` or `arguments["amount"]`, or the one value computed from one; not an
-    element of a collection or a count): the caller knows what it sent. A document that fails to
-    parse still needs the parser's position.
+    message that names the input and says what to send (what the value must be, or a step) when the
+    value is the one the caller sent as is (a parameter of a tool, a CLI command or an argparse
+    `type=` converter, a field read by its key such as `request.args.get("_size")` or
+    `arguments["amount"]`, or the one value computed from one; not an element of a collection or a
+    count): the caller knows what it sent. "Currency not supported." names the input and says
+    neither, so it still owes the value. A document that fails to parse still needs the parser's
+    position.
 
     ## Why is this bad?
     "Invalid date" makes the agent search its own call for the culprit; "date '2026-02-30' does not
@@ -116,8 +118,9 @@ class MissingValueEcho(PartRule):
             if not form and form_rendered(message):
                 return  # a form field's validator: the form shows the message beside the value the user typed
             labels = set(facts.keys[name]) if name in facts.keys else _sent_as_is(message, name)
-            if not unbounded and not form and name not in facts.counted and labels and _names_input(template, name, message, labels):
-                continue  # the reader sent this one value itself, and the message names it: the echo adds nothing
+            if not unbounded and not form and name not in facts.counted and labels and _names_input(template, name, message, labels) \
+                    and _says_what_to_send(template, ctx):
+                continue  # the reader sent this one value itself; the message names it and says what to send: the echo adds nothing
             width = self.options["echo-width"]
             keyed = [(c, k) for c in sorted(names) for k in facts.keys.get(c, ())]
             if keyed and name in facts.keys:  # `args.get("amount", 0) <= 0`: the value that failed is args["amount"]
@@ -228,6 +231,14 @@ def _names_missing_key(template: Template, facts: GuardFacts) -> bool:
     """For `"key" not in args` checks, the message names the key that is missing."""
     keys = [lit for _, method, lits, required in facts.formats if method == "contains" and required for lit in lits if len(lit) > 1]
     return bool(keys) and any(_contains(template, k) for k in keys)
+
+
+def _says_what_to_send(template: Template, ctx: FileContext) -> bool:
+    """The message says what the value must be ("--cooldown must be a non-negative integer") or what
+    to do ("run `tool enable-stats DB` first"). "Invoice amount rejected." and "Currency not
+    supported." name the input and say neither: the value the caller sent is then worth showing."""
+    sig = signals(ctx)
+    return bool(sig.allowed_clause(template) or sig.next_step(template, ctx.registry, action=True))
 
 
 def _states_bound(template: Template, facts: GuardFacts) -> bool:

@@ -39,6 +39,12 @@ def guard_facts(message: Message, resolve: Callable[[str], Optional[cst.CSTNode]
         caught = context.handlers[0].name
         if caught and any(n.split(".", 1)[0] == caught for t in message.templates for h in t.placeholders for n in h.names):
             facts.value_subjects.discard(parsed.subject)  # the parser's own text ("invalid literal ... 'x'") shows it
+    elif context.handlers:
+        lookup = guards.key_lookup(message)
+        if lookup is not None and provenance(message).inputs({ops.subject(lookup[0])}):
+            facts.has_guard = True  # `except KeyError` after `TABLE[key]`: `key not in TABLE`
+            facts.names.add(ops.subject(lookup[0]))
+            _lookup_membership(lookup, facts, resolve)
     leading = context.guards
     if context.handlers and parsed is None:
         # in an `except` handler the failure is the `try` body's operation: a guard around the whole

@@ -103,6 +103,30 @@ def parse_guard(message, is_enum: Callable[[str], bool]) -> Optional[ParseGuard]
     return None
 
 
+KEY_ERRORS = re.compile(r"(^|\.)(KeyError|LookupError)$")
+
+
+def key_lookup(message) -> Optional[Tuple[cst.CSTNode, cst.CSTNode]]:
+    """`try: return CODECS[name.lower()] except KeyError: raise ...`: the one subscript of the `try`
+    whose key is not a literal, as (key, collection), when the innermost guard is a handler that
+    catches only a failed lookup. The handler runs when the key is not in the collection."""
+    handlers = message.context.handlers
+    if not handlers:
+        return None
+    handler = handlers[0]
+    if not handler.types or not all(KEY_ERRORS.search(t) for t in handler.types) or _if_inside(message, handler):
+        return None
+    found = {}
+    for sub in getattr(handler, "try_lookups", ()):
+        if len(sub.slice) != 1 or not isinstance(sub.slice[0].slice, cst.Index):
+            continue
+        key = sub.slice[0].slice.value
+        if isinstance(key, (cst.SimpleString, cst.Integer, cst.ConcatenatedString)) or not nodes.root_name(key):
+            continue  # `config["url"]`: a required entry is missing, not a value outside a set
+        found.setdefault(cst.Module([]).code_for_node(sub), (key, sub.value))
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
 def _layout(call: cst.Call, callee: str) -> str:
     """`strptime(day, "%Y-%m-%d")`: the date form its literal layout requires."""
     args = nodes.positional_args(call)
@@ -163,7 +187,22 @@ def quantified(node: cst.CSTNode) -> Optional[Tuple[cst.GeneratorExp, str, Tuple
     return gen, nodes.root_name(gen.for_in.iter), targets
 
 
-EXAMPLE_WORDS = re.compile(r"\b(e\.g\.|for example|such as|like|formatted|format|in the form|looks? like|expected|must be|should be)\b", re.I)
+EXAMPLE_WORDS = re.compile(r"\b(e\.g\.|for example|such as|like|formatted as|in the form|looks? like|expected|must be|should be)\b", re.I)
+# "format" states the form only with the form beside it: "format: YYYY-MM-DD", "in ISO 8601 format",
+# "the format is {layout}", "JSON format"; "Date format not recognised" and "invalid format" name the
+# check that failed, not what passes it
+_FORM_TOKEN = r"(?:[\"'`%\ue000]|\d|(?-i:[A-Z]{2,}|[A-Z][a-z]*[A-Z0-9]))"
+FORMAT_NAMED = re.compile(
+    r"\bformat(?:\s+(?:is|must be|should be|of))?\s*[:=]?\s*" + _FORM_TOKEN +
+    r"|" + _FORM_TOKEN + r"[^\s]*\s+format\b"
+    r"|\bin (?:the )?(?!(?:a|an|valid|correct|right|proper|expected|wrong|invalid|supported|same|this|that|given|required|its|their|your|any)\b)[\w-]+(?: [\w-]+)? format\b",
+    re.I,
+)
+
+
+def states_form(prose: str) -> bool:
+    """The prose gives an example or the form itself (`EXAMPLE_WORDS`, `FORMAT_NAMED`)."""
+    return bool(EXAMPLE_WORDS.search(prose) or FORMAT_NAMED.search(prose))
 
 
 def parse_form_stated(template, facts, subject: str, prose: str, sig) -> bool:
@@ -175,7 +214,7 @@ def parse_form_stated(template, facts, subject: str, prose: str, sig) -> bool:
             return True
     if any(h.has(EXCEPTION) for h in template.placeholders):
         return True  # the parser's own reason ("invalid literal for int() ...") states the form
-    return bool(EXAMPLE_WORDS.search(prose) or sig.allowed_clause(template))
+    return states_form(prose) or bool(sig.allowed_clause(template))
 
 
 OUTCOME_ATTRS = frozenset({"returncode", "status_code", "status", "exit_code", "exitcode", "ok", "errno", "winerror", "rowcount"})

@@ -103,6 +103,10 @@ class SinkRecording:
             cls = node.__class__
             if cls is cst.Call:
                 self.call(node)
+            elif cls is cst.Subscript and self.collectors:
+                for collector in self.collectors:  # `TABLE[key]` in a `try`: a lookup its `except KeyError` answers
+                    if len(collector.lookups) < MAX_TRY_OPERANDS:
+                        collector.lookups.append(node)
             elif cls is cst.Dict:
                 self.dict_literal(node)
             elif cls is cst.Tuple and self.func is not None:

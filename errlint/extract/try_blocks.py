@@ -27,6 +27,7 @@ class TryCollector:
     # OSError caught here names in its text (`open(p)`, `p.read_text()`)
     operands: List[cst.CSTNode] = field(default_factory=list)
     nodes: List[Tuple[str, cst.Call]] = field(default_factory=list)
+    lookups: List[cst.Subscript] = field(default_factory=list)  # `TABLE[key]` reads in the body
 
 
 class TryBlocks:
@@ -76,6 +77,14 @@ class TryBlocks:
 
     st_TryStar = st_Try
 
+    def _checked_request(self, call: cst.Call):
+        """`resp.raise_for_status()` in the `try`, with `resp = await client.get(url, ...)` before it:
+        the request whose HTTP error the handler catches (its text holds the request's URL)."""
+        func = call.func
+        if func.__class__ is not cst.Attribute or func.attr.value != "raise_for_status" or func.value.__class__ is not cst.Name:  # exact class tests: see `nodes`
+            return None
+        return request_call(self.scope.value(func.value.value))
+
     def except_handler(self, handler: cst.CSTNode, collector: TryCollector, earlier: Tuple[str, ...] = ()) -> Tuple[str, ...]:
         """Walk one `except` clause; returns the types it catches."""
         types: Tuple[str, ...] = ("",)
@@ -90,14 +99,15 @@ class TryBlocks:
         if handler.name is not None and isinstance(handler.name.name, cst.Name):
             name = handler.name.name.value
             caught = types + (("raise_for_status",) if any(c.endswith("raise_for_status") for c in collector.calls) else ())
-            requests = tuple(c for c in (request_call(call) for _, call in collector.nodes) if c is not None)
+            requests = tuple(c for c in (request_call(call) or self._checked_request(call) for _, call in collector.nodes) if c is not None)
             binding = Binding("except", caught=caught, tried=tuple(collector.operands), requests=requests)
             self.scope.bind(name, binding)
             binding.order = len(self.scope.order)
             # inside the clause the name is the caught exception, whatever was assigned to it before the
             # `try`; Python unbinds it when the clause ends, so those definitions reach the code after
             shadowed = [(d, d.pop(name)) for d in self.reaching if name in d]
-        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes), len(self.guards), earlier, binding)
+        info = Handler(types, name, tuple(collector.calls), frozenset(collector.reads), handler, tuple(collector.nodes), len(self.guards), earlier, binding,
+                       tuple(collector.lookups))
         self.handlers.append(info)
         before = len(self.raw)
         try:
