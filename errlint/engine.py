@@ -25,7 +25,7 @@ from .extract.provenance import Provenance
 from .reachability import FORWARDED, INTERNAL, audience_of
 from .extract.walker import extract
 from .locator import Locator
-from .model import Diagnostic, Finding, Level, Location
+from .model import Diagnostic, Finding, Level, Location, printable
 from .noqa import Suppressions
 from .noqa_findings import _file_noqa, unused_noqa
 from .prefilter import HUGE_FILE_BYTES, code_may_contain_sink, may_contain_sink
@@ -149,8 +149,8 @@ def _redact(d: Diagnostic) -> Diagnostic:
 
     from .checks.leaks import LITERAL_SECRETS, mask
 
-    message = LITERAL_SECRETS.sub(lambda m: mask(m.group(0)), d.message)
-    suggestion = LITERAL_SECRETS.sub(lambda m: mask(m.group(0)), d.suggestion)
+    message = printable(LITERAL_SECRETS.sub(lambda m: mask(m.group(0)), d.message))
+    suggestion = printable(LITERAL_SECRETS.sub(lambda m: mask(m.group(0)), d.suggestion))
     if message == d.message and suggestion == d.suggestion:
         return d
     return replace(d, message=message, suggestion=suggestion)

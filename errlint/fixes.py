@@ -22,7 +22,7 @@ from typing import List, Optional, Sequence, Tuple
 
 import libcst as cst
 
-from .model import Applicability, Diagnostic, Edit, Fix, Template
+from .model import Applicability, Diagnostic, Edit, Fix, Template, escaped_char, unprintable
 
 STRING_START = re.compile(r"^(?P<prefix>[A-Za-z]*)(?P<quote>'''|\"\"\"|'|\")")
 
@@ -41,14 +41,6 @@ def string_layout(code: str) -> Optional[Tuple[str, str, int, int]]:
     return found.group("prefix"), quote, found.end(), len(code) - len(quote)
 
 
-def _unprintable(ch: str) -> bool:
-    return ch not in (" ", "\n") and not ch.isprintable()
-
-
-def _escaped(ch: str) -> str:
-    return {"\r": "\\r", "\t": "\\t"}.get(ch) or repr(ch)[1:-1]
-
-
 def escape(text: str, quote: str, prefix: str, style: str) -> Optional[str]:
     """`text` as it must be written inside a literal, or None when it cannot be (raw strings)."""
     if style in ("f", "format"):
@@ -58,14 +50,14 @@ def escape(text: str, quote: str, prefix: str, style: str) -> Optional[str]:
     if "b" in prefix.lower() and not text.isascii():
         return None  # a bytes literal holds ASCII characters only
     raw = "r" in prefix.lower()
-    needs = "\\" in text or "\n" in text or (quote[0] in text) or any(_unprintable(ch) for ch in text)
+    needs = "\\" in text or "\n" in text or (quote[0] in text) or any(unprintable(ch) for ch in text)
     if raw and needs:
         return None
     if not raw:
         text = text.replace("\\", "\\\\").replace("\n", "\\n")
         # a carriage return (or any other control character) written raw would end or corrupt the
         # literal: write it as an escape sequence, as repr() does
-        text = "".join(_escaped(ch) if _unprintable(ch) else ch for ch in text)
+        text = "".join(escaped_char(ch) if unprintable(ch) else ch for ch in text)
         if len(quote) == 1:
             text = text.replace(quote, "\\" + quote)
         else:
@@ -84,6 +76,17 @@ class _Tail:
     quote: str
     body_start: int
     insert_at: int
+    before: str = ""  # the message's text just before `insert_at` ("" for an empty message)
+
+
+def _joined(addition: str, before: str) -> str:
+    """`addition` fitted to what it follows: no leading space in an empty message, and no second
+    separator after a message that ends in one (`"Invalid status {s!r};"` + "; expected ...")."""
+    if not before.strip():
+        return addition.lstrip("; ")
+    if before.rstrip()[-1:] in (";", ":", ",") and addition.startswith("; "):
+        return addition[1:]
+    return addition
 
 
 def _sentence_end(body: str, raw: bool) -> int:
@@ -119,7 +122,8 @@ def _tail(template: Template, code_of) -> Optional[_Tail]:
     # addition goes before the trailing whitespace, and before a final `.`/`!` there
     end = _sentence_end(body, raw="r" in prefix.lower())
     at = body_start + end - 1 if re.search(r"(?<![.])[.!]\Z", body[:end]) else body_start + end
-    return _Tail(node, code, prefix, quote, body_start, at)
+    before = code[body_start:at] or template.text.strip()
+    return _Tail(node, code, prefix, quote, body_start, at, before)
 
 
 def append_edit(template: Template, code_of, addition: str) -> Optional[Edit]:
@@ -130,7 +134,7 @@ def append_edit(template: Template, code_of, addition: str) -> Optional[Edit]:
     tail = _tail(template, code_of)
     if tail is None or template.parts and not isinstance(template.parts[-1], str) and template.tail_style != "f":
         return None
-    text = escape(addition, tail.quote, tail.prefix, template.tail_style)
+    text = escape(_joined(addition, tail.before), tail.quote, tail.prefix, template.tail_style)
     return None if text is None else Edit(tail.insert_at, tail.insert_at, text, node=tail.node)
 
 
@@ -142,6 +146,7 @@ def insert_in_fstring(template: Template, code_of, addition_fstring_body: str) -
         return None
     if "\\" in addition_fstring_body or tail.quote[0] in addition_fstring_body:
         return None
+    addition_fstring_body = _joined(addition_fstring_body, tail.before)
     at = tail.insert_at
     if isinstance(tail.node, cst.FormattedString):
         return [Edit(at, at, addition_fstring_body, node=tail.node)]
@@ -212,14 +217,17 @@ def replace_with_fbody(node: cst.CSTNode, code_of, old: str, fbody: str) -> Opti
 
 
 def call_arg_edit(call: cst.Call, code_of, argument: str) -> Optional[Edit]:
-    """Add `argument` (e.g. "file=sys.stderr") after the call's last argument, keeping its layout."""
+    """Add `argument` (e.g. "file=sys.stderr") right after the value of the call's last argument,
+    keeping its layout: before its trailing comma, and before a comment after it (`"Error"  # why`)."""
+    if call.args:
+        value = call.args[-1].value
+        end = len(code_of(value))
+        return Edit(end, end, ", " + argument, node=value)
     code = _bare_code(call, code_of)
     if not code.endswith(")"):
         return None
     inner_end = len(code[:-1].rstrip())
-    inner = code[:inner_end]
-    separator = "" if inner.endswith("(") else " " if inner.endswith(",") else ", "
-    return Edit(inner_end, inner_end, separator + argument, node=call)
+    return Edit(inner_end, inner_end, argument, node=call)
 
 
 def node_edit(node: cst.CSTNode, code_of, content: str) -> Edit:
@@ -266,8 +274,10 @@ def _same_import(small: cst.CSTNode, statement: str) -> bool:
 
 HEADER = re.compile(
     r"\A(?:\ufeff)?(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))*"  # comments, blank lines, shebang, coding cookie
-    r"(?:(?:[rRuU]?(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|\"[^\"\r\n]*\"|'[^'\r\n]*'))[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))?"
-    r"(?:(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))|(?:from[ \t]+__future__[ \t]+import[^\r\n]*(?:\r\n|\r|\n)))*"
+    # the docstring's line, with whatever follows it on that line (`"""Doc."""; import os`)
+    r"(?:(?:[rRuU]?(?:\"\"\"[\s\S]*?\"\"\"|'''[\s\S]*?'''|\"[^\"\r\n]*\"|'[^'\r\n]*'))[ \t]*(?:[;#][^\r\n]*)?(?:\r\n|\r|\n))?"
+    # `from __future__` imports, with the blank lines and comments before them (not those after the last)
+    r"(?:(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))*from[ \t]+__future__[ \t]+import[^\r\n]*(?:\r\n|\r|\n))*"
 )
 
 
@@ -276,8 +286,83 @@ def _after_header(source: str) -> int:
     return found.end() if found else 0
 
 
+class _Bindings(cst.CSTVisitor):
+    """The names a module binds other than by import: assignment and loop targets, parameters,
+    `def`/`class` names, `with ... as`, `except ... as`, walrus targets, `global`/`nonlocal` names."""
+
+    def __init__(self) -> None:
+        self.names: set = set()
+
+    def _targets(self, node: Optional[cst.CSTNode]) -> None:
+        stack = [node] if node is not None else []
+        while stack:
+            item = stack.pop()
+            if isinstance(item, cst.Name):
+                self.names.add(item.value)
+            elif isinstance(item, (cst.Tuple, cst.List)):
+                stack.extend(el.value for el in item.elements)
+            elif isinstance(item, cst.StarredElement):
+                stack.append(item.value)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self._targets(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self._targets(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._targets(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self._targets(node.target)
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self._targets(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._targets(node.target)
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self._targets(node.name)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._targets(node.name)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._targets(node.name)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        self._targets(node.asname.name if node.asname is not None else None)
+
+    def visit_ExceptHandler(self, node: cst.ExceptHandler) -> None:
+        self._targets(node.name.name if node.name is not None else None)
+
+    def visit_Global(self, node: cst.Global) -> None:
+        for item in node.names:
+            self._targets(item.name)
+
+    visit_Nonlocal = visit_Global
+
+
+def rebound(module: cst.Module, name: str) -> bool:
+    """`name` is bound somewhere in the module other than by an import (`sys = argv`, `print =
+    sys.stdout.write`, `ToolError = RuntimeError`): a fix that uses the name, or calls it as the
+    builtin, may then mean something else."""
+    if _LAST_BINDINGS[0] is not module:  # one walk per module: fixes are built for one file at a time
+        visitor = _Bindings()
+        module.visit(visitor)
+        _LAST_BINDINGS[:] = [module, frozenset(visitor.names)]
+    return name in _LAST_BINDINGS[1]
+
+
+_LAST_BINDINGS: list = [None, frozenset()]
+
+
 def imports_for(module: cst.Module, source: str, statement: str, name: str) -> Optional[List[Edit]]:
-    """[] when nothing is needed, [edit] to add the import, None when `name` means something else."""
+    """[] when nothing is needed, [edit] to add the import, None when `name` means something else
+    (imported from elsewhere, or bound by the code)."""
+    if rebound(module, name):
+        return None
     try:
         edit = import_line(module, source, statement, name)
     except _Conflict:
@@ -322,7 +407,7 @@ def apply_fixes(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool, enco
     out = text
     for e in edits:
         out = out[: e.start] + e.content + out[e.end:]
-    problem = verify(out, encoding)
+    problem = verify(out, encoding, compiles=_compiles(text))
     if problem:
         return FixOutcome(None, [], problem)
     return FixOutcome(out, chosen)
@@ -334,8 +419,23 @@ def _overlaps(a: Tuple[int, int], b: Tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def verify(text: str, encoding: str = "utf-8") -> str:
-    """"" when `text` parses with libcst and compiles for this Python, else the reason."""
+def _compiles(text: str) -> bool:
+    """The file compiles for this Python (not one that uses newer grammar, `type X = int` on 3.11)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(text, "<original>", "exec", dont_inherit=True)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:
+        return False
+    return True
+
+
+def verify(text: str, encoding: str = "utf-8", compiles: bool = True) -> str:
+    """"" when `text` parses with libcst and, when the file before the fix did (`compiles`), compiles
+    for this Python; else the reason. A file in newer grammar than this Python's is judged by libcst
+    alone, and so is its fixed text."""
     try:
         data = text.encode(_codec(encoding))
     except (UnicodeEncodeError, LookupError) as exc:
@@ -344,7 +444,8 @@ def verify(text: str, encoding: str = "utf-8") -> str:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             cst.parse_module(data)
-            compile(data, "<fixed>", "exec", dont_inherit=True)
+            if compiles:
+                compile(data, "<fixed>", "exec", dont_inherit=True)
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:

@@ -7,14 +7,14 @@ until it earns its place), `under review` (too few agreed verdicts yet) or `unme
 has earned its place for some audiences (the same measure on the findings for that reader) is on
 by default for them: `audiences`.
 """
-CORPUS = {"packages": 53, "findings": 736}
+CORPUS = {"packages": 53, "findings": 737}
 
 MEASURED = {
     'AEM001': {"findings": 0, "judged": 0, "agreed": 0, "tp": 0, "precision": None, "low": 0.000, "high": 1.000, "status": 'unmeasured'},
     'AEM101': {"findings": 36, "judged": 24, "agreed": 24, "tp": 9, "precision": 0.375, "low": 0.212, "high": 0.573, "status": 'below bar'},
     'AEM102': {"findings": 2, "judged": 2, "agreed": 2, "tp": 1, "precision": 0.500, "low": 0.095, "high": 0.905, "status": 'unmeasured'},
     'AEM103': {"findings": 11, "judged": 11, "agreed": 5, "tp": 5, "precision": 1.000, "low": 0.566, "high": 1.000, "status": 'earned'},
-    'AEM201': {"findings": 259, "judged": 59, "agreed": 53, "tp": 18, "precision": 0.340, "low": 0.227, "high": 0.474, "status": 'below bar'},
+    'AEM201': {"findings": 260, "judged": 59, "agreed": 53, "tp": 18, "precision": 0.340, "low": 0.227, "high": 0.474, "status": 'below bar'},
     'AEM202': {"findings": 94, "judged": 64, "agreed": 61, "tp": 34, "precision": 0.557, "low": 0.433, "high": 0.675, "status": 'below bar'},
     'AEM203': {"findings": 2, "judged": 2, "agreed": 2, "tp": 2, "precision": 1.000, "low": 0.342, "high": 1.000, "status": 'unmeasured'},
     'AEM204': {"findings": 52, "judged": 26, "agreed": 25, "tp": 10, "precision": 0.400, "low": 0.234, "high": 0.593, "status": 'below bar'},

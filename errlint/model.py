@@ -213,6 +213,24 @@ class Finding:
     subject: Any = field(default=None, repr=False)
 
 
+def unprintable(ch: str) -> bool:
+    """A character a terminal acts on or no UTF-8 writer accepts: control and format characters
+    (a NUL, a right-to-left override), lone surrogates, separators other than space and newline."""
+    return ch not in (" ", "\n") and not ch.isprintable()
+
+
+def escaped_char(ch: str) -> str:
+    return {"\r": "\\r", "\t": "\\t"}.get(ch) or repr(ch)[1:-1]
+
+
+def printable(text: str) -> str:
+    """`text` with its unprintable characters written as escapes (`\\x00`, `\\u202e`, `\\ud800`): a
+    diagnostic quotes message text, which must neither move the terminal's cursor nor crash the writer."""
+    if text.isprintable():
+        return text
+    return "".join(escaped_char(ch) if unprintable(ch) else ch for ch in text)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """A located finding, ready for output. Field names follow ruff's JSON output."""

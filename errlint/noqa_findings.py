@@ -39,12 +39,17 @@ def unused_noqa(name: str, suppressions: Suppressions, locator: "Locator", rule:
         line_start = locator.starts[row - 1]
         line = suppressions.lines[row - 1]
         body_end = len(line.rstrip("\r\n"))
-        end = min(end, body_end)
+        end = start + len(line[start:min(end, body_end)].rstrip(" \t"))  # the codes, not the space after them
+        rest = line[end:body_end].strip()
         keep = [c for c in sorted(listed) if c not in unused]
         if keep:
             codes_at = line.index(":", start) + 1
             edit = Edit(line_start + codes_at, line_start + end, " " + ", ".join(keep))
             title = f"Remove unused {', '.join(unused)} from the noqa comment"
+        elif rest and not rest.startswith("#"):
+            # `# noqa: AEM103 kept for the flake8 run`: the explanation stays a comment
+            edit = Edit(line_start + start, line_start + end, "#")
+            title = "Remove the unused noqa codes"
         else:
             lead = len(line[:start]) - len(line[:start].rstrip(" \t"))
             edit = Edit(line_start + start - lead, line_start + end, "")

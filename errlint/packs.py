@@ -293,25 +293,64 @@ def load(files: Sequence[Tuple[str, bytes]]) -> Packs:
         unknown = set(doc) - PACK_KEYS
         if unknown:
             raise PackError(f"phrase pack {name}: unknown table(s) {sorted(unknown)}; allowed: {sorted(PACK_KEYS)}")
-        for lex_name, body in doc.get("lexicon", {}).items():
+        for lex_name, body in _table(doc, "lexicon", f"phrase pack {name}").items():
+            if not isinstance(body, dict):
+                raise PackError(f"phrase pack {name}: lexicon {lex_name!r} must be a table ([lexicon.{lex_name}] with tokens = [...])")
             bad = set(body) - LEXICON_KEYS
             if bad:
                 raise PackError(f"phrase pack {name}: lexicon {lex_name!r} has unknown key(s) {sorted(bad)}; allowed: {sorted(LEXICON_KEYS)}")
             merged = raw_lexicons.setdefault(lex_name, {"tokens": [], "words": [], "needs_object": []})
             for key in ("tokens", "words", "needs_object"):
-                for token in body.get(key, []):
+                for token in _strings(body, key, f"phrase pack {name}: lexicon {lex_name!r}"):
                     if key == "tokens":
                         check_regex(token, f"phrase pack {name}: lexicon {lex_name!r}")
                     merged[key].append(token)
-        for i, entry in enumerate(doc.get("credential", [])):
+        for i, entry in enumerate(_tables(doc, "credential", f"phrase pack {name}")):
             where = f"phrase pack {name}: credential #{i + 1}"
             pattern = check_regex(_required(entry, "pattern", where), where)
-            credentials.append(Credential(pattern, str(entry.get("instead", "the env var or login command"))))
-        for i, entry in enumerate(doc.get("rule", [])):
+            credentials.append(Credential(pattern, _text(entry, "instead", where, "the env var or login command")))
+        for i, entry in enumerate(_tables(doc, "rule", f"phrase pack {name}")):
             rules.append(_rule(entry, f"phrase pack {name}: rule #{i + 1}", name))
     for lex_name, merged in raw_lexicons.items():
         lexicons[lex_name] = Lexicon(lex_name, tuple(merged["tokens"]), tuple(w.lower() for w in merged["words"]), tuple(merged["needs_object"]))
     return Packs(lexicons, rules, credentials, digest.hexdigest())
+
+
+# Typed reads of a pack's TOML: a wrong type is the pack author's mistake, reported with the key
+# and the expected form (exit 2), never a crash or a string read one character at a time.
+def _strings(entry: dict, key: str, where: str, default: Sequence[str] = ()) -> Tuple[str, ...]:
+    value = entry.get(key, list(default))
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise PackError(f"{where}: {key} must be a list of strings (got {value!r:.40}); write {key} = [\"...\"]")
+    return tuple(value)
+
+
+def _table(entry: dict, key: str, where: str) -> dict:
+    value = entry.get(key, {})
+    if not isinstance(value, dict):
+        raise PackError(f"{where}: {key} must be a table (got {value!r:.40}); write [{key}] or {key} = {{ ... }}")
+    return value
+
+
+def _tables(entry: dict, key: str, where: str) -> List[dict]:
+    value = entry.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise PackError(f"{where}: {key} must be a list of tables (got {value!r:.40}); write each as [[{key}]]")
+    return value
+
+
+def _text(entry: dict, key: str, where: str, default: str) -> str:
+    value = entry.get(key, default)
+    if not isinstance(value, str):
+        raise PackError(f"{where}: {key} must be a string (got {value!r:.40}); write {key} = \"...\"")
+    return value
+
+
+def _flag(entry: dict, key: str, where: str, default: bool) -> bool:
+    value = entry.get(key, default)
+    if not isinstance(value, bool):
+        raise PackError(f"{where}: {key} must be true or false (got {value!r:.40})")
+    return value
 
 
 def _required(entry: dict, key: str, where: str) -> str:
@@ -344,13 +383,15 @@ def _rule(entry: dict, where: str, source: str) -> PhraseRuleSpec:
     when = entry.get("when", "always")
     if when not in WHEN:
         raise PackError(f"{where}: when = {when!r}; allowed: {list(WHEN)}")
-    profiles = tuple(entry.get("profiles", ["agent", "cli", "http", "exc"]))
+    profiles = _strings(entry, "profiles", where, ("agent", "cli", "http", "exc"))
     for p in profiles:
         if p not in ("agent", "cli", "http", "exc", "log"):
             raise PackError(f"{where}: profile {p!r} unknown; allowed: agent, cli, http, exc, log")
-    tokens = tuple(entry.get("tokens", ()))
-    swap = dict(entry.get("swap", {}))
-    shapes = tuple(entry.get("shapes", ()))
+    tokens = _strings(entry, "tokens", where)
+    swap = _table(entry, "swap", where)
+    if not all(isinstance(v, str) for v in swap.values()):
+        raise PackError(f"{where}: swap must map each phrase to its guidance as a string, like swap = {{ \"later\" = \"in 30 s\" }}")
+    shapes = _strings(entry, "shapes", where)
     from .prose import SHAPES  # the statement shapes a rule may name (structure, not phrases)
 
     unknown = [s for s in shapes if s not in SHAPES]
@@ -362,33 +403,33 @@ def _rule(entry: dict, where: str, source: str) -> PhraseRuleSpec:
         raise PackError(f"{where}: a substitution rule needs a `swap` table of phrase = guidance")
     for token in list(tokens) + list(swap):
         check_regex(token, where)
-    examples = entry.get("examples", {})
+    examples = _table(entry, "examples", where)
     spec = PhraseRuleSpec(
         code=code,
         name=name,
         extends=extends,
-        summary=str(entry.get("summary", name.replace("-", " "))),
+        summary=_text(entry, "summary", where, name.replace("-", " ")),
         level=level,
-        default=bool(entry.get("default", True)),
+        default=_flag(entry, "default", where, True),
         profiles=profiles,
         fix=fix,
-        message=str(entry.get("message", "avoid \"{match}\"")),
-        suggestion=str(entry.get("suggestion", "Rewrite \"{match}\" with the concrete fix.")),
+        message=_text(entry, "message", where, "avoid \"{match}\""),
+        suggestion=_text(entry, "suggestion", where, "Rewrite \"{match}\" with the concrete fix."),
         tokens=tokens,
         swap=swap,
-        exceptions=tuple(str(e).lower() for e in entry.get("exceptions", ())),
-        unless_after=tuple(check_regex(p, where) for p in entry.get("unless_after", ())),
-        unless_message=tuple(check_regex(p, where) for p in entry.get("unless_message", ())),
-        unless_placeholder=tuple(entry.get("unless_placeholder", ())),
+        exceptions=tuple(e.lower() for e in _strings(entry, "exceptions", where)),
+        unless_after=tuple(check_regex(p, where) for p in _strings(entry, "unless_after", where)),
+        unless_message=tuple(check_regex(p, where) for p in _strings(entry, "unless_message", where)),
+        unless_placeholder=_strings(entry, "unless_placeholder", where),
         when=when,
         shapes=shapes,
-        unless_self_service=bool(entry.get("unless_self_service", False)),
-        unless_step_before=bool(entry.get("unless_step_before", False)),
-        unless_delegated=bool(entry.get("unless_delegated", False)),
-        link=str(entry.get("link", "")),
-        docs=str(entry.get("docs", "")).strip(),
-        valid=tuple(examples.get("valid", ())),
-        invalid=tuple(examples.get("invalid", ())),
+        unless_self_service=_flag(entry, "unless_self_service", where, False),
+        unless_step_before=_flag(entry, "unless_step_before", where, False),
+        unless_delegated=_flag(entry, "unless_delegated", where, False),
+        link=_text(entry, "link", where, ""),
+        docs=_text(entry, "docs", where, "").strip(),
+        valid=_strings(examples, "valid", f"{where}: examples"),
+        invalid=_strings(examples, "invalid", f"{where}: examples"),
         source=source,
     )
     spec.lexicon = Lexicon(name, tokens if extends == "existence" else tuple(swap))

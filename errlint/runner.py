@@ -6,6 +6,7 @@ import gc
 import os
 import stat
 import time
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -461,16 +462,27 @@ def fix_result(result: FileResult, run: RunContext, unsafe: bool) -> FixReport:
         if outcome.text is None:
             report.remaining = list(current.diagnostics)
             break
-        report.fixed.extend(outcome.applied)
-        text = outcome.text
-        current = check_file(result.path, text.encode(_codec(result.encoding)), run)
+        checked = check_file(result.path, outcome.text.encode(_codec(result.encoding)), run)
         from .project_audience import rejudge
 
-        current.diagnostics = rejudge(current, run)  # the run's project model, not this file alone
+        checked.diagnostics = rejudge(checked, run)  # the run's project model, not this file alone
+        if not _fixed_any(current.diagnostics, checked.diagnostics, unsafe):
+            break  # the pass changed the text but no finding went away: a fix that does not fix is not applied
+        report.fixed.extend(outcome.applied)
+        text = outcome.text
+        current = checked
         report.remaining = list(current.diagnostics)
     if text != result.text:
         report.fixed_text = text
     return report
+
+
+def _fixed_any(before: Sequence[Diagnostic], after: Sequence[Diagnostic], unsafe: bool) -> bool:
+    """Some finding with an applicable fix is gone after a pass (counted by code and text)."""
+    from .fixes import applicable
+
+    fixable = Counter((d.code, d.message) for d in before if applicable(d.fix, unsafe))
+    return bool(fixable - Counter((d.code, d.message) for d in after))
 
 
 def _codec(encoding: str) -> str:

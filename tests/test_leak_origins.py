@@ -114,3 +114,13 @@ def test_a_runner_of_another_transport_or_object_is_not_stdio(runner):
         {runner}
     """
     assert at(code, select=["AEM607"]) == []
+
+
+def test_a_url_with_a_password_is_found_where_a_word_starts():
+    """The scheme of a URL starts a word (the scan does not retry inside a long token, which was
+    quadratic); URLs with a password are still found after a space, a quote or a bracket."""
+    from errlint.extract.value_origins import USERINFO
+
+    for text in ("postgres://u:pw@h/db", "see https://user:secret@x.org/a", "(redis://:pw@cache:6379)", "'amqp://u:p@mq'"):
+        assert USERINFO.search(text), text
+    assert USERINFO.search("db=" + "postgres://u:pw@h/db")

@@ -55,3 +55,21 @@ def test_a_file_python_cannot_tokenize_is_read_by_lines():
     template = "{% for name in names %}\ndef {{ name }}():\n    pass\n{% endfor %}\n"
     assert codes("# flake8: noqa\n" + template) == []
     assert Suppressions("x = (\n  # noqa\n").codes_for(2) == "ALL"  # unterminated: whole lines
+
+
+def test_removing_unused_codes_keeps_an_explanation_and_a_following_comment():
+    """The fix removes the codes, not what the author wrote beside them: an explanation stays a
+    comment, a second comment keeps its spacing, and a code list's trailing comma goes too."""
+    from test_fixes import fixed
+
+    code = ("x = 1  # noqa: AEM103\n"
+            "y = 2  # noqa:AEM103 kept for the flake8 run\n"
+            "z = 3  # noqa: AEM103,E501  # trailing comment\n"
+            "w = 4  # noqa: AEM103  # why\n"
+            "v = 5  # noqa: AEM103,\n")
+    assert fixed(code, extend_select=["AEM002"]) == (
+        "x = 1\n"
+        "y = 2  # kept for the flake8 run\n"
+        "z = 3  # noqa: E501  # trailing comment\n"
+        "w = 4  # why\n"
+        "v = 5\n")

@@ -76,3 +76,38 @@ def test_the_packs_come_from_the_checkout_whose_engine_runs(tmp_path):
     out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env={"PYTHONPATH": str(other), "PATH": ""},
                          capture_output=True, text=True, check=True).stdout
     assert "a marker only this checkout has" in out
+
+
+@pytest.mark.parametrize("toml, key", [
+    (b'[lexicon.foo]\ntokens = [1]\n', "tokens must be a list of strings"),
+    (b'[lexicon.foo]\nwords = "abc"\n', "words must be a list of strings"),
+    (b'lexicon = 5\n', "lexicon must be a table"),
+    (b'[[rule]]\ncode = "AEM901"\nname = "n"\ntokens = "abc"\n', "tokens must be a list of strings"),
+    (b'[[rule]]\ncode = "AEM901"\nname = "n"\ntokens = ["a"]\nshapes = 5\n', "shapes must be a list of strings"),
+    (b'[[rule]]\ncode = "AEM901"\nname = "n"\ntokens = ["a"]\nprofiles = "agent"\n', "profiles must be a list of strings"),
+    (b'[[rule]]\ncode = "AEM901"\nname = "n"\nextends = "substitution"\nswap = 5\n', "swap must be a table"),
+    (b'[[rule]]\ncode = "AEM901"\nname = "n"\nextends = "substitution"\nswap = { later = 5 }\n', "swap must map each phrase"),
+    (b'[[rule]]\ncode = "AEM901"\nname = "n"\ntokens = ["a"]\nexamples = 5\n', "examples must be a table"),
+    (b'[[rule]]\ncode = "AEM901"\nname = "n"\ntokens = ["a"]\nmessage = 5\n', "message must be a string"),
+    (b'[[rule]]\ncode = "AEM901"\nname = "n"\ntokens = ["a"]\ndefault = "yes"\n', "default must be true or false"),
+    (b'rule = 5\n', "rule must be a list of tables"),
+    (b'[[credential]]\npattern = "k-[0-9]+"\ninstead = 3\n', "instead must be a string"),
+])
+def test_a_wrong_type_in_a_pack_names_the_key(toml, key):
+    """A pack author's wrong type is a clear error naming the key (exit 2 in the CLI), never a crash
+    or a string read one character at a time."""
+    with pytest.raises(PackError, match=key):
+        load([("my.toml", toml)])
+
+
+def test_a_wrong_type_in_a_pack_exits_2(tmp_project):
+    from click.testing import CliRunner
+
+    from errlint.cli import main
+
+    (tmp_project / "pack.toml").write_text('[lexicon.foo]\ntokens = [1]\n')
+    (tmp_project / "pyproject.toml").write_text('[tool.errlint]\npacks = ["./pack.toml"]\n')
+    (tmp_project / "a.py").write_text('x = 1\n')
+    result = CliRunner().invoke(main, ["check", "a.py"])
+    assert result.exit_code == 2 and "tokens must be a list of strings" in result.output
+    assert "Traceback" not in result.output

@@ -68,6 +68,6 @@ def test_a_fix_on_a_multi_line_call_in_an_indented_block():
             '              "and pass fewer")\n        sys.exit(2)\n\n\nif __name__ == "__main__":\n    main(sys.argv[1:])\n')
     count, fixed = _fixed(code, ["AEM606"])
     assert count == 2
-    assert '            "Error: no input given; run `tool init` first", file=sys.stderr\n        )\n' in fixed
+    assert '            "Error: no input given; run `tool init` first", file=sys.stderr,\n        )\n' in fixed  # the trailing comma stays last
     assert '              "and pass fewer", file=sys.stderr)\n' in fixed
     compile(fixed, "fixed.py", "exec")

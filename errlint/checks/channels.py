@@ -10,7 +10,7 @@ from typing import Iterable, Optional
 import libcst as cst
 
 from ..extract import nodes
-from ..fixes import call_arg_edit, imports_for
+from ..fixes import call_arg_edit, imports_for, rebound
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message
 from .base import FileContext, Rule, run_lines
 from .mcp import ERROR_TEXT, RICH_MARKUP
@@ -97,6 +97,8 @@ class CliErrorChannel(Rule):
         for message in report:
             if message.callee.startswith("rich.console.") or not isinstance(message.node, cst.Call) or nodes.keyword_arg(message.node, "file", "err") is not None:
                 return None
+            if rebound(ctx.module, nodes.root_name(message.node.func)):
+                return None  # `print = sys.stdout.write`: the call is not the one the keyword belongs to
             echo = message.callee.rsplit(".", 1)[-1] in ("echo", "secho")
             try:
                 edit = call_arg_edit(message.node, ctx.code, "err=True" if echo else "file=sys.stderr")
@@ -189,7 +191,8 @@ class StdoutInStdioServer(Rule):
             return
         when = "while it serves" if serving else "before it starts"
         fix = None
-        if message.callee == "print" and isinstance(message.node, cst.Call) and nodes.keyword_arg(message.node, "file") is None:
+        if message.callee == "print" and isinstance(message.node, cst.Call) and nodes.keyword_arg(message.node, "file") is None \
+                and not rebound(ctx.module, "print"):
             try:
                 edit = call_arg_edit(message.node, ctx.code, "file=sys.stderr")
             except RecursionError:

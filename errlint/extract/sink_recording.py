@@ -19,7 +19,7 @@ from .bindings import LOGGER_FACTORIES, STDERR_QUALIFIED
 from .call_arguments import may_be_project_call
 from .links import decorates_a_function, function_refs
 from .receivers import call_target
-from .sinks import ARG_MESSAGE_KEYWORDS, BUILTIN_EXCEPTIONS, LOG_METHODS, NOT_MESSAGES, Spec, classify_callee, server_stack
+from .sinks import ARG_MESSAGE_KEYWORDS, BUILTIN_EXCEPTIONS, LOG_METHODS, MESSAGE_POSITIONS, NOT_MESSAGES, Spec, classify_callee, server_stack
 from .statement_shapes import traceback_follows
 
 LOGGER_NAME = re.compile(r"^_*(log|logger|logging|_?lg)$|logger$|_log$", re.I)
@@ -82,6 +82,10 @@ class SinkRecording:
         args = nodes.positional_args(call)
         if last.endswith(("OSError", "IOError", "Error")) and len(args) >= 2 and _is_errno(args[0]):
             position = 1
+        if callee in MESSAGE_POSITIONS:
+            position = MESSAGE_POSITIONS[callee]
+            if position is None:
+                return  # `PydanticKnownError("greater_than", ctx)`: the library words it
         expr = nodes.call_arg(call, position, *ARG_MESSAGE_KEYWORDS)
         if expr is None:
             return

@@ -83,6 +83,17 @@ NOT_MESSAGES = {
     "click.exceptions.Abort", "asyncio.CancelledError", "CancelledError", "Abort", "Exit",
 }
 
+# Library exception classes whose first argument is not the message: where the message is (a
+# position), or None when they take none (the text is the library's own, built from a type or code).
+MESSAGE_POSITIONS = {
+    "pydantic_core.PydanticKnownError": None,  # (error_type, context): pydantic's text for the type
+    "pydantic_core.PydanticCustomError": 1,  # (error_type, message_template, context)
+    "pydantic_core.PydanticOmit": None, "pydantic_core.PydanticUseDefault": None,
+    "subprocess.CalledProcessError": None,  # (returncode, cmd, output, stderr)
+    "subprocess.TimeoutExpired": None,  # (cmd, timeout)
+    "UnicodeDecodeError": 4, "UnicodeEncodeError": 4,  # (encoding, object, start, end, reason)
+}
+
 # Raised bare as control flow (end of input, missing key or attribute, exhausted iterator): a
 # messageless raise of these is a signal to the caller, not a message.
 CONTROL_FLOW = {"EOFError", "KeyError", "IndexError", "AttributeError", "LookupError", "TimeoutError", "InterruptedError", "BrokenPipeError"}

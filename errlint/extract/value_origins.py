@@ -66,7 +66,9 @@ CAPABILITY_NAME = re.compile(
     r"celery_result_backend)_ur[il]|(pre)?signed_url|sas_url|sas_token|capability_url|magic_link)$"
 )
 # A URL literal with a password in its userinfo, a secret-bearing query parameter, or a webhook host.
-USERINFO = re.compile(r"[a-z][a-z0-9+.-]*://[^\s/:@{}]*:(?P<v><[^>]*>|[^\s/@]*)@", re.I)
+# the scheme starts where a word does: started inside a long word it would be retried at every
+# letter, each try reading to the word's end (quadratic on a 60 KB token)
+USERINFO = re.compile(r"(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*://[^\s/:@{}]*:(?P<v><[^>]*>|[^\s/@]*)@", re.I)
 SECRET_QUERY = re.compile(
     r"[?&](?P<k>(?:[\w.-]*[_-])?(?:api_?key|access_?key|secret_?key|private_?key|token|secret|passw(?:or)?d|pwd|"
     r"signature|sig|credentials?|auth))=(?P<v><[^>]*>|[^&#\s]*)",

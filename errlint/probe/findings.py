@@ -17,7 +17,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from ..model import Diagnostic, Level, Location
+from ..model import Diagnostic, Level, Location, printable
 from .calls import ProbeCall, _short
 from .origin import Origin
 from .report import STRUCTURAL, Analysis, Problem, quote, strip_prefix
@@ -144,9 +144,9 @@ def build(server: str, analyses: Sequence[Analysis], source: Optional[ServerSour
         rule = catalog.get(finding.code)
         at = Location(row, 1)
         finding.diagnostic = Diagnostic(
-            code=finding.code, name=rule.name if rule else finding.code, message=message, filename=filename,
+            code=finding.code, name=rule.name if rule else finding.code, message=printable(message), filename=filename,
             location=at, end_location=at, level=getattr(rule, "LEVEL", Level.WARNING) if rule else Level.WARNING,
-            suggestion=suggestion, url=rule.url if rule else "", noqa_row=row,
+            suggestion=printable(suggestion), url=rule.url if rule else "", noqa_row=row,
         )
         finding.details = details(finding, command, gated, destructive)
     return sorted(findings, key=lambda f: f.diagnostic.sort_key())
