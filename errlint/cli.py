@@ -106,6 +106,8 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
     if add_noqa and diff:
         fail("--add-noqa writes files and --diff writes nothing; run `errlint --diff` first, then `errlint --add-noqa` (or `--fix --add-noqa`)")
     fixing = fix or fix_only or diff
+    if cache_dir and not no_cache and Path(cache_dir).exists() and not Path(cache_dir).is_dir():
+        fail(f"--cache-dir {cache_dir!r} is a file, not a directory; pass a directory (errlint creates it) or --no-cache")
     try:
         project = load_project([stdin_filename] if stdin and stdin_filename else list(paths), config_path, isolated, overrides,
                                tolerant=show_settings)
@@ -291,10 +293,18 @@ def _add_noqa(result: RunResult, stdin_data: Optional[bytes] = None) -> None:
 
 
 def _read(path: str) -> Optional[str]:
+    """A file errlint could not parse, decoded for its source snippet as CPython would (its coding
+    cookie), else as UTF-8 with replacement."""
+    from .source_decoding import source_text
+
     try:
-        return Path(path).read_text(encoding="utf-8", errors="replace")
+        data = Path(path).read_bytes()
     except OSError:
         return None
+    try:
+        return source_text(data)
+    except Exception:  # an undecodable byte or a bad cookie: show what can be shown
+        return data.decode("utf-8", errors="replace")
 
 
 def _use_color(flag: Optional[bool], output_file: Optional[str], err: bool = False) -> bool:
@@ -463,11 +473,15 @@ def clean(paths: Tuple[str, ...], cache_dir: Optional[str]) -> None:
 
     project = load_project(list(paths) or ["."], tolerant=True)  # a broken config does not move the cache
     target = project.cache_dir(cache_dir)
-    if target.exists():
-        shutil.rmtree(target, ignore_errors=True)
-        click.echo(f"Removed {target}")
-    else:
+    if not target.exists():
         click.echo(f"No cache at {target}")
+        return
+    if not (target / "CACHEDIR.TAG").is_file() or "created by errlint" not in (target / "CACHEDIR.TAG").read_text(errors="replace"):
+        # a folder errlint did not make (`--cache-dir src`) or a file: never removed
+        fail(f"{str(target)!r} is not an errlint cache (it has no CACHEDIR.TAG written by errlint), so nothing was removed; "
+             "pass the folder `errlint check --cache-dir` wrote to")
+    shutil.rmtree(target, ignore_errors=True)
+    click.echo(f"Removed {target}")
 
 
 from .probe.command import probe  # noqa: E402  (registered last: it imports nothing heavy at load time)

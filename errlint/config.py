@@ -168,12 +168,13 @@ def _has_errlint_table(path: Path) -> bool:
         data = path.read_bytes()
     except OSError:
         return False
-    if b"[tool.errlint" not in data:
+    if b"errlint" not in data:  # `[tool.errlint]`, or `errlint = ...` under `[tool]` (an error read_table reports)
         return False
     try:
-        return "errlint" in tomllib.loads(data.decode("utf-8")).get("tool", {})
+        tool = tomllib.loads(data.decode("utf-8")).get("tool", {})
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return True  # parse it for real later so the user gets the error
+        return b"[tool.errlint" in data  # parse it for real later so the user gets the error
+    return isinstance(tool, dict) and "errlint" in tool
 
 
 def load_settings(config: Optional[Path], root_hint: Optional[Path] = None) -> Settings:
@@ -198,7 +199,8 @@ def read_table(config: Path) -> Dict[str, Any]:
         raise ConfigError(f"cannot read config {where}: {exc.strerror}; check the path and permissions") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"config {where} is not valid TOML ({exc}); fix the syntax, then {SHOW}") from None
-    table = doc.get("tool", {}).get("errlint", {}) if config.name == "pyproject.toml" else doc
+    tool = doc.get("tool", {})
+    table = (tool.get("errlint", {}) if isinstance(tool, dict) else {}) if config.name == "pyproject.toml" else doc
     if not isinstance(table, dict):
         raise ConfigError(f"[tool.errlint] in {where} must be a table (got {type(table).__name__}); {SHOW}")
     return table
@@ -219,7 +221,8 @@ class _Problems:
             return
         if len(self.lines) == 1:
             line = self.lines[0]
-            raise ConfigError(f"{line}{' ' if line.endswith('?') else '; '}{SHOW[0].upper() + SHOW[1:] if line.endswith('?') else SHOW}", self.lines)
+            sentence_ended = line.endswith(("?", "."))  # "... did you mean 'x'? Run `errlint rule AEM401`."
+            raise ConfigError(f"{line}{' ' if sentence_ended else '; '}{SHOW[0].upper() + SHOW[1:] if sentence_ended else SHOW}", self.lines)
         body = "\n".join(f"  {line}" for line in self.lines)
         raise ConfigError(f"{len(self.lines)} problems in {self.where}:\n{body}\nFix them, then {SHOW}", self.lines)
 

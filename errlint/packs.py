@@ -144,7 +144,7 @@ def check_regex(pattern: str, where: str) -> re.Pattern:
     if _repeated_branch(parsed, False):
         raise PackError(
             f"{where}: regular expression {pattern!r} repeats an alternation without bound (like `(a|b)*`), "
-            "which can take exponential time; use a character class such as `[ab]*` or a bounded repeat `{{0,5}}`"
+            "which can take exponential time; use a character class such as `[ab]*` or a bounded repeat `{0,5}`"
         )
     if _adjacent_repeats(parsed) >= 3:
         raise PackError(

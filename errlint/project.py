@@ -81,6 +81,8 @@ def load_project(paths: Sequence[str], config: Optional[str] = None, isolated: b
     config_file: Optional[Path] = None
     if config:
         config_file = Path(config)
+        if config_file.is_dir():
+            raise ConfigError(f"--config {config!r} is a directory; pass the pyproject.toml or errlint.toml file in it")
         if not config_file.is_file():
             raise ConfigError(f"config file {config!r} does not exist; pass an existing pyproject.toml or errlint.toml to --config")
         root, anchored = config_file.resolve().parent, True

@@ -126,3 +126,24 @@ def test_a_close_match_and_the_advice_after_it_read_as_two_sentences(proj, args,
     result = run(args)
     assert result.exit_code == 2
     assert "did you mean" in result.output and "?;" not in result.output, result.output
+
+
+def test_an_unknown_option_with_a_close_match_ends_its_sentence_once(proj):
+    (proj / "pyproject.toml").write_text("[tool.errlint.rules.AEM401]\nmax-message-tokenz = 5\n")
+    result = run(["a.py"])
+    assert result.exit_code == 2
+    assert "Run `errlint rule AEM401`. Run `errlint --show-settings PATH`" in result.output and ".;" not in result.output
+
+
+def test_errlint_under_tool_that_is_no_table_is_a_config_error(proj):
+    (proj / "pyproject.toml").write_text("[tool]\nerrlint = 5\n")
+    result = run(["a.py"])
+    assert result.exit_code == 2 and "[tool.errlint] in pyproject.toml must be a table (got int)" in result.output
+
+
+def test_a_directory_or_a_file_given_where_the_other_belongs(proj):
+    result = run(["--config", str(proj), "a.py"])
+    assert result.exit_code == 2 and "is a directory; pass the pyproject.toml or errlint.toml file in it" in result.output
+    result = run(["--cache-dir", "a.py", "a.py"])
+    assert result.exit_code == 2 and "--cache-dir 'a.py' is a file, not a directory" in result.output
+    assert (proj / "a.py").read_text() == BAD

@@ -31,3 +31,19 @@ def test_unprintable_message_text_is_escaped(tmp_project, escape, shown, fmt):
 def test_printable_keeps_text_and_escapes_the_rest():
     assert printable("plain text, é, 漢字") == "plain text, é, 漢字"
     assert printable("a\x00b\u202ec\ud800\td") == "a\\x00b\\u202ec\\ud800\\td"
+
+
+def test_the_full_format_shows_a_source_line_with_escapes_and_carets_under_them(tmp_project):
+    (tmp_project / "a.py").write_text("import sys\nsys.exit('Failed \u202e. try again later')\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "full", "--select", "AEM103", "a.py"])
+    lines = result.output.splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("2 | "))
+    assert lines[row] == "2 | sys.exit('Failed \\u202e. try again later')"
+    caret = lines[row + 1]
+    assert lines[row][caret.index("^"):caret.rindex("^") + 1] == "'Failed \\u202e. try again later'"  # the whole literal, escape included
+
+
+def test_a_file_errlint_cannot_parse_is_shown_in_its_declared_encoding(tmp_project):
+    (tmp_project / "a.py").write_bytes(b'# -*- coding: latin-1 -*-\nx = "\xe9\xe9" $ 2\n')
+    result = CliRunner().invoke(main, ["check", "--no-cache", "--output-format", "full", "a.py"])
+    assert result.exit_code == 1 and '2 | x = "\u00e9\u00e9" $ 2' in result.output

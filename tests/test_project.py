@@ -213,3 +213,17 @@ def test_venv_of_another_folder_is_not_read(tmp_path, monkeypatch):
     root = make(tmp_path / "proj", {"pyproject.toml": '[project]\nname = "proj"\n'})
     monkeypatch.chdir(root)
     assert "mcp version: not detected (" in run(["--show-settings"]).output
+
+
+def test_clean_removes_only_a_folder_errlint_made(project):
+    """`errlint clean --cache-dir src` must not delete the user's code: only a folder holding the
+    CACHEDIR.TAG errlint writes is removed; anything else is an error (exit 2) and stays."""
+    result = run(["clean", "--cache-dir", "src"])
+    assert result.exit_code == 2 and "is not an errlint cache" in result.output
+    assert (project / "src" / "pkg" / "a.py").is_file()
+    result = run(["clean", "--cache-dir", "src/pkg/a.py"])
+    assert result.exit_code == 2 and (project / "src" / "pkg" / "a.py").is_file()
+    run(["src/pkg", "--cache-dir", "mine"])
+    assert (project / "mine" / "CACHEDIR.TAG").is_file()
+    result = run(["clean", "--cache-dir", "mine"])
+    assert result.exit_code == 0 and not (project / "mine").exists()

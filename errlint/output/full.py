@@ -5,7 +5,7 @@ import unicodedata
 from typing import Dict, List, Optional
 
 from ..checks.leaks import LITERAL_SECRETS, mask
-from ..model import Diagnostic
+from ..model import Diagnostic, escaped_char, unprintable
 from ..noqa import physical_lines
 from .style import Style
 
@@ -23,9 +23,11 @@ def render(diagnostics: List[Diagnostic], color: bool = False, sources: Optional
                 line = LITERAL_SECRETS.sub(lambda m: mask(m.group(0)), source_lines[d.location.row - 1])
                 width = len(str(d.location.row))
                 lines.append(f"{' ' * width} |")
-                lines.append(f"{d.location.row} | {line}")
+                lines.append(f"{d.location.row} | {_shown(line)}")
                 span = (d.end_location.column - d.location.column) if d.end_location.row == d.location.row else len(line) - d.location.column + 1
-                lines.append(f"{' ' * width} | {_pad(line[:d.location.column - 1])}{style.red('^' * max(1, span))}")
+                start = d.location.column - 1
+                carets = len(_shown(line[start:start + max(1, span)]))
+                lines.append(f"{' ' * width} | {_pad(_shown(line[:start]))}{style.red('^' * max(1, carets))}")
         lines.append(f"  = help: {d.suggestion}")
         if d.fix is not None:
             note = {"safe": "safe fix", "unsafe": "unsafe fix (--unsafe-fixes)", "display-only": "suggestion"}[d.fix.applicability.value]
@@ -33,6 +35,11 @@ def render(diagnostics: List[Diagnostic], color: bool = False, sources: Optional
         lines.append(f"  = rule: {d.name} ({d.url})" if d.url else f"  = rule: {d.name}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + ("\n" if blocks else "")
+
+
+def _shown(text: str) -> str:
+    """A source line as printed: a NUL or a right-to-left override becomes its escape (a tab stays)."""
+    return "".join(escaped_char(c) if c != "\t" and unprintable(c) else c for c in text)
 
 
 def _pad(before: str) -> str:
