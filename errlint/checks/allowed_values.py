@@ -235,6 +235,9 @@ def _satisfied(template: Template, facts: GuardFacts, choices, formats, patterns
         return True
     if choices and any(_contains(template, c) or c and len(c) > 2 and c.lower() in literal.lower() or c in NUMBER_WORDS and re.search(rf"\b{NUMBER_WORDS[c]}\b", literal, re.I) for c in choices):
         return True
+    counts = [m for m in facts.memberships if m.allowed and m.values]
+    if choices and counts and all(m.subject in facts.counted for m in counts) and sig.allowed_clause(template):
+        return True  # `len(argv) not in (3, 4)` with "expected HOST and PORT": the count said as what to pass
     for subject, method, lits, required in formats:
         if method == "parse" and parse_form_stated(template, facts, subject, prose, sig):
             return True

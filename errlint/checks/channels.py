@@ -12,6 +12,7 @@ import libcst as cst
 from ..extract import nodes
 from ..fixes import call_arg_edit, imports_for, rebound
 from ..model import EXCEPTION, Applicability, Finding, Fix, Level, Message
+from ..prose import failure_statements
 from .base import FileContext, Rule, run_lines
 from .mcp import ERROR_TEXT, RICH_MARKUP
 
@@ -236,6 +237,13 @@ def interactive(message: Message, ctx: FileContext) -> bool:
     return cache[key]
 
 
+# a rule the input broke, stated: "PORT must be between 1 and 65535, got 70000."
+BROKEN_RULE = re.compile(r"\b(?:must(?: not)?|should(?: not)?|needs? to|has to|have to) (?:be|have|contain|match|start|end|exist|not)\b|\b(?:is|are) required\b", re.I)
+
+
 def _reads_as_error(template) -> bool:
-    """Error words, or the caught exception's own text (`click.echo(e)` before `sys.exit(1)`)."""
-    return bool(ERROR_TEXT.search(RICH_MARKUP.sub("", template.prose))) or any(h.has(EXCEPTION) for h in template.placeholders)
+    """Error words, a failure statement ("could not read X", "X is not valid"), a broken rule stated
+    ("PORT must be between 1 and 65535"), or the caught exception's own text (`click.echo(e)` before
+    `sys.exit(1)`)."""
+    prose = RICH_MARKUP.sub("", template.prose)
+    return bool(ERROR_TEXT.search(prose) or failure_statements(prose) or BROKEN_RULE.search(prose)) or any(h.has(EXCEPTION) for h in template.placeholders)

@@ -100,8 +100,9 @@ class MissingValueEcho(PartRule):
         for template in complete_templates(message):
             if any(v and _contains(template, v) for _, v in facts.equalities):
                 continue
-            if names <= facts.counted and _states_bound(template, facts):
-                continue  # "pass at most 3 paths": the limit says enough about a count
+            measured_only = not any(p[0] in names for p in facts.patterns) and not any(f[0] in names for f in facts.formats)
+            if names <= facts.counted and measured_only and _states_bound(template, facts):
+                continue  # "pass at most 3 paths": the limit says enough about a count (not about a pattern the value also failed)
             if _names_missing_key(template, facts):
                 continue  # `"itemId" not in args`: naming the missing key is the echo
             if reports_missing_input(template, facts):

@@ -80,6 +80,30 @@ class CallKinds:
         field = record_reprs.secret_field(stmt, self.qualify)
         return ("record", f"{name}.{field}") if field else ("", "")
 
+    def _fixed_collection(self, node: cst.CSTNode, depth: int = 0) -> bool:
+        """A collection whose members the code fixes: a container literal bound to a name, whatever
+        its values (`HANDLERS = {"a": run_a}` joins its keys), an Enum class and its `__members__`,
+        `.keys()`/`.values()` of one, or a comprehension over one (`c.value for c in Color`)."""
+        if depth > 3:
+            return False
+        if isinstance(node, (cst.GeneratorExp, cst.ListComp, cst.SetComp)):
+            return self._fixed_collection(node.for_in.iter, depth + 1)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("keys", "values", "items") and not node.args:
+            return self._fixed_collection(node.func.value, depth + 1)
+        if isinstance(node, cst.Call) and nodes.last_name(node.func) in ("sorted", "list", "tuple", "set") and len(node.args) == 1:
+            return self._fixed_collection(node.args[0].value, depth + 1)
+        if isinstance(node, cst.Attribute) and node.attr.value == "__members__":
+            return self._fixed_collection(node.value, depth + 1)
+        if not isinstance(node, cst.Name):
+            return False
+        for binding in self.scope.lookup(node.value):
+            if binding.kind == "class" and isinstance(binding.value, cst.ClassDef):
+                return any(re.search(r"(^|\.)(Str|Int)?Enum$|(^|\.)Flag$", nodes.dotted(b.value)) for b in binding.value.bases)
+        value = self.scope.value(node.value)
+        if isinstance(value, cst.Dict):
+            return all(isinstance(el, cst.DictElement) and nodes.string_value(el.key) is not None for el in value.elements)
+        return isinstance(value, (cst.List, cst.Tuple, cst.Set)) and nodes.literal_values(value) is not None
+
     def _classify_call(self, call: cst.Call, depth: int) -> Tuple[FrozenSet[str], str]:
         func = call.func
         qualified = self.qualify(func)
@@ -162,7 +186,7 @@ class CallKinds:
                 inner, _ = self.classify(iterable, depth + 1)
                 if not inner & {UNBOUNDED, SCHEMA, VALIDATION, ENV_DUMP}:
                     return frozenset({BOUNDED}), ""
-            if first is not None and nodes.literal_values(first) is not None:
+            if first is not None and (nodes.literal_values(first) is not None or self._fixed_collection(first)):
                 return frozenset({BOUNDED, COLLECTION}), ""
             if first is not None:
                 inner, _ = self.classify(first, depth + 1)

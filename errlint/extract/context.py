@@ -105,6 +105,9 @@ def _parse_facts(parsed: "guards.ParseGuard", facts: GuardFacts) -> None:
     facts.value_subjects.add(parsed.subject)
     if parsed.attribute:
         facts.attributes.add(parsed.attribute)
+    key, container = ops.keyed_read(parsed.argument) if parsed.argument is not None else ("", "")
+    if key and container == parsed.subject and key not in facts.keys.get(container, []):
+        facts.keys.setdefault(container, []).append(key)  # `int(args["count"])`: the field parsed
     if parsed.enum:
         facts.enum_lookup = True
         facts.memberships.append(Membership(parsed.subject, parsed.enum, None, True, True, True))
@@ -284,6 +287,8 @@ def _comparison(node: cst.Comparison, facts: GuardFacts, resolve: Callable[[str]
             facts.memberships.append(Membership(ops.subject(left), name or value_sets.collection_name(right), values, dynamic, fails_outside, node=right,
                                                 tested=ops.tested(left, ops.subject(left))))
             facts.subjects.add(ops.subject(left))
+            if ops.is_len(left):
+                facts.counted.add(ops.subject(left))  # `len(argv) not in (3, 4)`: a count of the input's items
             if fails_outside:
                 facts.value_subjects.add(ops.subject(left))
         elif isinstance(op, (cst.Is, cst.IsNot)) and nodes.dotted(right) == "None":

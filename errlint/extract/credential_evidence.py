@@ -20,7 +20,7 @@ For an attribute of `self`, every method of the class counts (`self.token` put i
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional, Set
+from typing import Iterable, List, Optional, Set
 
 import libcst as cst
 
@@ -36,6 +36,8 @@ def used_as_credential(functions: Iterable[cst.CSTNode], names: Set[str], own: S
     authenticate (see the module docstring). A key or keyword that is itself only ambiguous
     (`"token"`, `PathOrToken=`) is no evidence, except a keyword of another package's call
     (`WebClient(token=token)`): `own` holds the names of the file's own functions and classes."""
+    functions = list(functions)
+    names = _with_aliases(functions, names)
     for function in functions:
         for node in nodes.iter_expr(function, stop=()):
             if isinstance(node, cst.Call):
@@ -58,6 +60,21 @@ def used_as_credential(functions: Iterable[cst.CSTNode], names: Set[str], own: S
                 if scheme is not None and AUTH_SCHEME.match(scheme) and _reads(node.right, names):
                     return True
     return False
+
+
+def _with_aliases(functions: List[cst.CSTNode], names: Set[str]) -> Set[str]:
+    """`names` with the plain names they are copied from or to: `self._token = token` in `__init__`
+    makes the header `f"token {token}"` there evidence for `self._token`."""
+    out = set(names)
+    for function in functions:
+        for node in nodes.iter_expr(function, stop=()):
+            if isinstance(node, cst.Assign) and len(node.targets) == 1:
+                target, value = nodes.dotted(node.targets[0].target), nodes.dotted(node.value)
+                if target in names and value and isinstance(node.value, cst.Name):
+                    out.add(value)
+                elif value in names and target and isinstance(node.targets[0].target, cst.Name):
+                    out.add(target)
+    return out
 
 
 def _secret_env(value: cst.CSTNode) -> bool:

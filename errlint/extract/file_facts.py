@@ -182,7 +182,7 @@ class FactsAssembly:
 
     def _messages(self, raw: RawSink) -> List[Message]:
         builder = TemplateBuilder(ReachingScope(raw.scope, raw.reaching, raw.caught) if raw.reaching or raw.caught else raw.scope, self.qualify, self.code,
-                                  owner=_owner(raw))
+                                  owner=_owner(raw), function=raw.context.function, module=self.module)
         extra = raw.extra
         if extra.get("messageless"):
             templates: List[Template] = [Template((), (), True)]

@@ -96,7 +96,7 @@ def _is_error_status(status: Optional[int]) -> bool:
     return status is not None and 400 <= status <= 599
 
 
-_RESPONSE_PACKAGES = frozenset({"fastapi", "starlette", "flask", "werkzeug", "rest_framework", "aiohttp", "django"})
+_RESPONSE_PACKAGES = frozenset({"fastapi", "starlette", "flask", "werkzeug", "rest_framework", "aiohttp", "django", "litestar", "sanic", "quart"})
 
 
 def error_response(callee: str, call: cst.Call) -> Optional[ErrorResponse]:
@@ -114,6 +114,15 @@ def error_response(callee: str, call: cst.Call) -> Optional[ErrorResponse]:
     elif top == "aiohttp" and last in ("json_response", "Response"):
         status = status_value(nodes.keyword_arg(call, "status"))
         body = nodes.call_arg(call, 0 if last == "json_response" else None, "data", "text", "body")
+    elif top == "litestar" and last == "Response":  # `Response(content, status_code=400)`
+        status = status_value(nodes.keyword_arg(call, "status_code"))
+        body = nodes.call_arg(call, 0, "content")
+    elif top == "sanic" and last in ("json", "text", "HTTPResponse"):  # `sanic.response.json(body, status=400)`
+        status = status_value(nodes.call_arg(call, 1, "status"))
+        body = nodes.call_arg(call, 0, "body")
+    elif callee in ("quart.Response", "quart.make_response"):
+        status = status_value(nodes.call_arg(call, 1, "status"))
+        body = nodes.call_arg(call, 0, "response")
     elif top == "django" and last in ("JsonResponse", "HttpResponse"):
         status = status_value(nodes.keyword_arg(call, "status"))
         body = nodes.call_arg(call, 0, "data", "content")

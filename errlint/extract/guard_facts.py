@@ -56,4 +56,7 @@ class GuardFacts:
         model, an options object) and no other: the value that failed is that field, not the whole
         object; `subject` itself otherwise."""
         fields = {a for a in self.attributes if a.split(".", 1)[0] == subject}
-        return fields.pop() if len(fields) == 1 and subject not in ("self", "cls") else subject
+        if len(fields) == 1 and subject not in ("self", "cls"):
+            return fields.pop()
+        keys = self.keys.get(subject, [])
+        return f"{subject}[{keys[0]!r}]" if len(keys) == 1 and not fields else subject  # `args['count']`

@@ -32,6 +32,7 @@ PARSE_FORMS: Tuple[Tuple[re.Pattern, str, str], ...] = tuple(
         (r"(^|\.)(strptime|fromisoformat|fromtimestamp|parse_date\w*|parse_datetime|isoparse)$|^dateutil\.parser\.parse$",
          "a date", r"iso ?8601|yyyy|[dm]{2}[/.-][dm]{2}|hh:mm|%[ymdhsHMS]|\d{4}-\d\d"),
         (r"(^|\.)UUID$", "a UUID", r"uuid"),
+        (r"(^|\.)(ZoneInfo|timezone|gettz)$", "an IANA time zone name (e.g. Europe/Paris)", r"iana|europe/|america/|asia/|utc|tz database|zoneinfo"),
         (r"(^|\.)(ip_address|ip_network|ip_interface|IPv4Address|IPv6Address)$", "an IP address", r"ip|address"),
         (r"^re\.compile$", "a regular expression", r"regex|regular expression|pattern"),
         (r"(^|\.)(b64decode|urlsafe_b64decode|b32decode|unhexlify|fromhex)$", "base64/hex text", r"base64|hex"),
@@ -43,7 +44,9 @@ PARSE_FORMS: Tuple[Tuple[re.Pattern, str, str], ...] = tuple(
 PARSE_ERRORS = re.compile(
     r"(^|\.)(ValueError|TypeError|KeyError|InvalidOperation|DecimalException|ArithmeticError|JSONDecodeError|"
     r"\w*DecodeError|\w*ParseError|\w*ParserError|YAMLError|ScannerError|InvalidVersion|AddressValueError|"
-    r"error|Error|binascii\.Error|OverflowError|InvalidSpecifier)$"
+    r"error|Error|binascii\.Error|OverflowError|InvalidSpecifier|"
+    # a name looked up in a fixed database: an IANA time zone, a codec, a locale
+    r"ZoneInfoNotFoundError|UnknownTimeZoneError|LookupError)$"
 )
 GENERIC_PARSER = re.compile(r"^(parse\w*|\w+_parse|decode\w*|loads|from_?str\w*|validate\w*|to_(int|float|date|decimal)\w*)$")
 BROAD = ("", "Exception", "BaseException", "builtins.Exception")
@@ -53,9 +56,10 @@ DOCUMENT_FORMS = ("JSON", "YAML/TOML")
 class ParseGuard:
     """`try: parser(subject) except <parse error>:` seen from a sink in the handler."""
 
-    def __init__(self, subject: str, callee: str, form: str, words: str, enum: str = "", attribute: str = ""):
+    def __init__(self, subject: str, callee: str, form: str, words: str, enum: str = "", attribute: str = "", argument=None):
         self.subject = subject
         self.attribute = attribute  # `args.port` for `int(args.port)`: the field parsed, read off `subject`
+        self.argument = argument  # the parsed expression (`args["count"]`, `args.get("timezone", "UTC")`)
         self.callee = callee
         self.form = form
         self.words = words
@@ -91,15 +95,15 @@ def parse_guard(message, is_enum: Callable[[str], bool]) -> Optional[ParseGuard]
         field = nodes.dotted(args[0]) if args[0].__class__ is cst.Attribute and args[0].value.__class__ is cst.Name else ""
         for pattern, form, words in PARSE_FORMS:
             if pattern.search(short):
-                return ParseGuard(subject, short, _layout(call, short) or form, words, attribute=field)
+                return ParseGuard(subject, short, _layout(call, short) or form, words, attribute=field, argument=args[0])
         last = short.rsplit(".", 1)[-1]
         if last[:1].isupper() and is_enum(last):
-            return ParseGuard(subject, short, f"a {last} member", "", enum=last, attribute=field)
+            return ParseGuard(subject, short, f"a {last} member", "", enum=last, attribute=field, argument=args[0])
         if GENERIC_PARSER.match(last) or not broad and len(calls) == 1 and len(args) == 1:
             # a parser errlint does not know (`croniter(cron)`) is still one when the handler catches
             # only what rejected text raises: the input failed its form, which errlint cannot state.
             # A call that takes more (`import_rows(path, table, ...)`) is an operation, not a parse
-            return ParseGuard(subject, short, "", "", attribute=field)
+            return ParseGuard(subject, short, "", "", attribute=field, argument=args[0])
     return None
 
 
@@ -266,3 +270,40 @@ def early_exit(stmt: Optional[cst.CSTNode]) -> bool:
         return True
     return isinstance(test, cst.Call) and nodes.last_name(test.func) in (
         "startswith", "endswith", "match", "fullmatch", "search", "isdigit", "isidentifier", "isalnum", "isinstance")
+
+
+def search_miss(loop: cst.CSTNode, exits=(cst.Return,)) -> Optional[cst.Comparison]:
+    """`for name, cls in PROFILES.items(): if name == wanted: return cls`: after the loop (or in its
+    `else:` when the exit is a `break`) `wanted` matched no element. The failed test, written as
+    `wanted not in PROFILES` (the keys of `.items()`, the elements otherwise), or None when the loop
+    is no such search (no `if <element> == <value>:` that exits, or the value is the element)."""
+    if loop.__class__ is not cst.For or not isinstance(loop.body, cst.IndentedBlock):
+        return None
+    targets = loop.target.elements if isinstance(loop.target, cst.Tuple) else [cst.Element(loop.target)]
+    names = [el.value.value if isinstance(el.value, cst.Name) else "" for el in targets]
+    bound = set(names)
+    iterable = loop.iter
+    keyed = isinstance(iterable, cst.Call) and nodes.last_name(iterable.func) == "items" and isinstance(iterable.func, cst.Attribute) and len(names) == 2
+    for stmt in loop.body.body:
+        if stmt.__class__ is not cst.If or stmt.orelse is not None or not isinstance(stmt.test, cst.Comparison):
+            continue
+        body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else stmt.body.body
+        last = body[-1] if body else None
+        if isinstance(last, cst.SimpleStatementLine):
+            last = last.body[-1] if last.body else None
+        test = stmt.test
+        if not isinstance(last, exits) or len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.Equal):
+            continue
+        left, right = test.left, test.comparisons[0].comparator
+        for element, value in ((left, right), (right, left)):
+            name = element.value if isinstance(element, cst.Name) else ""
+            if not name or name not in bound or nodes.root_name(value) in bound or not nodes.root_name(value):
+                continue
+            if keyed and name == names[0]:
+                collection = iterable.func.value  # `for key, value in TABLE.items()`: the keys
+            elif not keyed and (len(names) == 1 or not isinstance(iterable, (cst.List, cst.Tuple, cst.Set, cst.Dict))):
+                collection = iterable  # `for name, cls, desc in iter_profiles()`: one field of each row, values unknown
+            else:
+                continue
+            return cst.Comparison(value, [cst.ComparisonTarget(cst.NotIn(), collection)])
+    return None

@@ -38,6 +38,7 @@ from .call_kinds import CallKinds
 from .read_records import read_records
 from .credential_evidence import keyed_secret, over_credentials
 from .http_objects import is_response
+from .transient import EXCEPTION_HANDLER_DECORATORS
 from .value_names import (
     BOUNDED_ANNOTATION,
     BOUNDED_NAME,
@@ -240,6 +241,12 @@ class PlaceholderKinds(CallKinds):
                 elif "Error" in annotation or "Exception" in annotation:
                     kinds.add(EXCEPTION)
                     kinds |= caught_kinds((annotation,))
+                handled = self._handled_classes(name)
+                if handled:  # `@app.errorhandler(requests.HTTPError) def failed(err)`: `err` is one of those
+                    kinds.add(EXCEPTION)
+                    kinds |= caught_kinds(handled)
+                    if URL in kinds and not self._module_request_secret(depth):
+                        kinds.discard(URL)  # no request of the module puts a secret in its URL
         value = self.scope.value(name)
         if value is not None and name not in self._active:
             self._active.add(name)
@@ -273,6 +280,29 @@ class PlaceholderKinds(CallKinds):
         if not kinds and BOUNDED_NAME.search(low):
             kinds.add(BOUNDED)
         return frozenset(kinds or {UNKNOWN}), detail
+
+    def _handled_classes(self, name: str) -> Tuple[str, ...]:
+        """The exception classes the current function is registered to handle, when `name` is its
+        last positional parameter (Flask's `handler(err)`, FastAPI's `handler(request, exc)`)."""
+        func = getattr(self, "function", None)
+        node = func.node if func is not None else None
+        if node is None or not func.params or func.params[-1].name != name:
+            return ()
+        for deco in node.decorators:
+            call = deco.decorator
+            if call.__class__ is cst.Call and nodes.last_name(call.func) in EXCEPTION_HANDLER_DECORATORS:
+                return tuple(self.qualify(a.value) or nodes.dotted(a.value) for a in call.args if a.keyword is None)
+        return ()
+
+    def _module_request_secret(self, depth: int) -> bool:
+        """Some HTTP request of the module puts a secret in its URL or its `params` (read where it is
+        written: a name it uses resolves in the handler's scope only when the module binds it)."""
+        module = getattr(self, "module", None)
+        for node in nodes.iter_expr(module, stop=()) if module is not None else ():
+            call = secret_requests.request_call(node)
+            if call is not None and secret_requests.request_carries_secret(self, call, depth + 1):
+                return True
+        return False
 
     def _request_carries_secret(self, node: cst.CSTNode, depth: int) -> bool:
         """The request behind `response`, `e.request` or `e.response` put a secret in its URL

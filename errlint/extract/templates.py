@@ -62,12 +62,15 @@ class TemplateBuilder(PlaceholderKinds):
     """
 
     def __init__(self, scope: Scope, qualify: Callable[[cst.CSTNode], str], code: Callable[[cst.CSTNode], str],
-                 owner: Optional[cst.ClassDef] = None):
-        """`owner`: the class whose method the expressions are in (what its `self.x` attributes hold)."""
+                 owner: Optional[cst.ClassDef] = None, function=None, module: Optional[cst.Module] = None):
+        """`owner`: the class whose method the expressions are in (what its `self.x` attributes hold);
+        `function`: the `FunctionInfo` they are in; `module`: the file's module."""
         self.scope = scope
         self.qualify = qualify
         self.code = code
         self.owner = owner
+        self.function = function
+        self.module = module
         self._active: Set[str] = set()
 
     # ------------------------------------------------------------------ templates
@@ -245,6 +248,10 @@ class TemplateBuilder(PlaceholderKinds):
         name = nodes.dotted(func)
         short = name.rsplit(".", 1)[-1]
         args = nodes.positional_args(call)
+        if isinstance(func, cst.Name) and not call.args:
+            text = self._text_helper(func.value)
+            if text is not None:  # `raise ValueError(_tag_rule())`: the text the helper returns
+                return self._variants(text, depth + 1)
         if short in GETTEXT and args:
             return self._variants(args[0], depth + 1)
         if short in GETTEXT_FIRST_OF_PLURAL and args:
@@ -286,6 +293,21 @@ class TemplateBuilder(PlaceholderKinds):
         if isinstance(func, cst.Attribute) and func.attr.value in ("encode", "decode") and len(call.args) <= 2 and isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
             return self._variants(func.value, depth + 1)  # `"text".encode()`: the same words, as bytes
         return None
+
+    def _text_helper(self, name: str) -> Optional[cst.CSTNode]:
+        """The string a function of the file returns when it takes no arguments and only returns a
+        string (`def _tag_rule(): return f"... at most {MAX_TAG_LEN} characters."`)."""
+        found = [b for b in self.scope.lookup(name) if b.kind == "def"]
+        func = found[0].value if len(found) == 1 else None
+        if not isinstance(func, cst.FunctionDef) or func.params.params or func.params.posonly_params or func.params.kwonly_params \
+                or func.params.star_arg is not cst.MaybeSentinel.DEFAULT and func.params.star_arg is not None or func.params.star_kwarg is not None:
+            return None
+        body = [s for s in (func.body.body if isinstance(func.body, cst.IndentedBlock) else func.body.body)
+                if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr) and isinstance(s.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))]
+        if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1 or not isinstance(body[0].body[0], cst.Return):
+            return None
+        value = body[0].body[0].value
+        return value if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)) else None
 
     def _addition_variants(self, extra: Addition, depth: int) -> List[Template]:
         """The texts one `+=` addition can append: an expression's variants, or for a `Choice` each

@@ -21,7 +21,7 @@ from . import exception_templates, framework_sinks, nodes
 from .bindings import BindingNotes, target_names
 from .definitions import Definitions
 from .file_facts import FactsAssembly, FileFacts, RawSink
-from .guards import early_exit
+from .guards import early_exit, search_miss
 from .imports import ImportNotes
 from .catching import TryFrame, class_key
 from .conditional_appends import extended_by_if, forget_exclusion
@@ -167,6 +167,10 @@ class Walker(SinkRecording, ToolReplies, TryBlocks, Definitions, ImportNotes, Bi
             pushed = 0
             for subject, values in chains.items():
                 self.guards.append(Guard("fallthrough", subject=subject, values=tuple(values)))
+                pushed += 1
+            missed = search_miss(flat[i - 1]) if i and flat[i - 1].__class__ is cst.For and flat[i - 1].orelse is None else None
+            if missed is not None:
+                self.guards.append(Guard("if", test=missed))  # after a search that returns what it finds
                 pushed += 1
             if i and flat[i - 1].__class__ is cst.If and early_exit(flat[i - 1]) and not chains and not failed_exit:
                 # `if ok(x): return value` then the sink: the sink runs only when the check failed (an
@@ -320,7 +324,14 @@ class Walker(SinkRecording, ToolReplies, TryBlocks, Definitions, ImportNotes, Bi
             self.links.tables[stmt.target.value] = self.links.tables[stmt.iter.value]  # `for load in LOADERS:`
         self.body_of(stmt)
         if stmt.orelse is not None:
-            self.body_of(stmt.orelse)
+            missed = search_miss(stmt, (cst.Return, cst.Break))  # `for ...: if x == y: break` `else:` runs on a miss
+            if missed is not None:
+                self.guards.append(Guard("if", test=missed))
+            try:
+                self.body_of(stmt.orelse)
+            finally:
+                if missed is not None:
+                    self.guards.pop()
 
     def st_With(self, stmt: cst.With) -> None:
         suppressed: List[str] = []
