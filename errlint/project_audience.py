@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from typing import Dict, List, Optional, Sequence
 
-from .checks.base import caught_locally
+from .checks.base import caught_by_name, caught_locally
 from .project_model import ProjectModel
 from .reachability import Reach, choose, judge
 
@@ -36,7 +36,7 @@ def handled_signal(message, caught) -> bool:
     cls = message.callee.rsplit(".", 1)[-1]
     if not cls:
         return False
-    return cls.startswith("_") or cls in caught or caught_locally(message)
+    return cls.startswith("_") or caught_by_name(message.callee, caught) or caught_locally(message)
 
 
 def unreached_audience(message) -> str:

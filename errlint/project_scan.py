@@ -47,17 +47,30 @@ _EXCEPT = LinePattern(r"[ \t]*except\*?[ \t]*\(?[ \t]*([A-Za-z_][\w.]*(?:[ \t]*,
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
+_FROM_IMPORT = LinePattern(r"[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import[ \t]+\(?([^)\n#]*)", re.M)
+
+
 def scan_caught_names(text: str) -> frozenset:
-    """Exception classes caught by name in a file (`except X`, `except (X, Y) as e`), last name only,
-    builtins left out; found with a regular expression (no parse)."""
+    """Exception classes caught by name in a file (`except X`, `except (X, Y) as e`), builtins left
+    out; found with regular expressions (no parse). A name the file imports from a package (`from
+    pydantic import ValidationError`) is kept qualified (`pydantic.ValidationError`), so it is not
+    taken for another package's class of the same name; any other by its last name."""
     if "except" not in text:
         return frozenset()
+    imported = {}
+    if "import" in text:
+        for match in _FROM_IMPORT.finditer(text):
+            for part in match.group(2).split(","):
+                words = part.split()
+                if words:
+                    imported[words[-1]] = f"{match.group(1)}.{words[0]}"
     names = set()
     for match in _EXCEPT.finditer(text):
         for part in match.group(1).split(","):
-            last = part.strip().rsplit(".", 1)[-1]
+            written = part.strip()
+            last = written.rsplit(".", 1)[-1]
             if last and last not in _BUILTIN_NAMES:
-                names.add(last)
+                names.add(imported.get(written, last))
     return frozenset(names)
 
 

@@ -54,6 +54,10 @@ FAILURE_SHAPES = re.compile(
     r"|\b(?:invalid|bad|wrong|incorrect|malformed|improper|illegal|unacceptable|unsupported|unrecogni[sz]ed) [a-z]+"
     r"|(?:\b[a-z]+|" + PLACEHOLDER_MARK + r") (?:has |have )?(?:failed|errored|was unsuccessful|were unsuccessful|did not succeed|didn't succeed)\b"
     r"|\b(?:was|were|has been|have been|got|is|are) (?:rejected|refused|denied|aborted|interrupted|cancell?ed)\b"
+    # a headline's passive ("Request rejected.", "Upload refused") and a judgment denied ("the data
+    # provided is not acceptable", "this is not supported")
+    r"|(?:\b[a-z]+|" + PLACEHOLDER_MARK + r") (?:rejected|refused|declined)\b"
+    r"|\b(?:is|are|was|were|seems?|seemed|appears?|appeared|looks?|looked)(?: to be)? not (?:" + APPROVED + r")\b"
     r"|\b(?:was|were|has been|have been) not [a-z]+ed\b"
     # a judgment stated of the subject: "the request is invalid", "the file appears to be corrupt",
     # "the value you entered is not valid", "this doesn't look right", "that didn't work"

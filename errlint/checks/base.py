@@ -287,7 +287,18 @@ def internal_signal(message: Message, ctx: "FileContext") -> bool:
     if message.profile != "exc" or message.sink != "raise":
         return False
     cls = message.callee.rsplit(".", 1)[-1]
-    return bool(cls) and (cls.startswith("_") or cls in ctx.caught)
+    return bool(cls) and (cls.startswith("_") or caught_by_name(message.callee, ctx.caught))
+
+
+def caught_by_name(callee: str, caught) -> bool:
+    """The raised class is one the project catches by name (`project_scan.scan_caught_names`): by its
+    last name, or, for a class caught as imported from a package (`pydantic.ValidationError`), when
+    the raise names it from the same package (not `django.forms.ValidationError`) or defines it."""
+    cls = callee.rsplit(".", 1)[-1]
+    if cls in caught:
+        return True
+    top = callee.split(".", 1)[0]
+    return any("." in c and c.rsplit(".", 1)[-1] == cls and ("." not in callee or c.split(".", 1)[0] == top) for c in caught)
 
 
 # what a guard against an attack rejects: path traversal and NUL bytes (deny rules), and request

@@ -144,6 +144,8 @@ def form_rendered(message: Optional[Message]) -> bool:
     """A form field's own hook (WTForms `__call__(form, field)`, `process_formdata`): the form is
     shown again with the message beside the field, holding the value the user typed."""
     function = message.context.function if message is not None else None
+    if function is not None and function.name.startswith("clean_") and message.callee.rsplit(".", 1)[-1] == "ValidationError":
+        return True  # Django's `Form.clean_<field>`: the form is shown again, the field's error beside its value
     return function is not None and (function.name in FIELD_HOOKS or {"form", "field"} <= set(function.param_names))
 
 

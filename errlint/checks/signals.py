@@ -74,6 +74,7 @@ class Signals:
         self.retry_advice: Lexicon = packs.lexicon("retry-advice")
         self.code: Lexicon = packs.lexicon("code")
         self.generic: Lexicon = packs.lexicon("generic-outcome")
+        self.stand_ins: Lexicon = packs.lexicon("stand-in-words")
         self.statements = statements(packs)
 
     def next_step(self, template: Template, tools: Iterable[str] = (), prose: Optional[str] = None, action: bool = False) -> Optional[str]:

@@ -468,7 +468,7 @@ def _offered(prose: str, at: int) -> bool:
     return bool(ALLOWED_LIST.search(clause))
 
 
-ALLOWED_LIST = re.compile(r"\b(one of|valid|allowed|available|supported|accepted|possible|choices|options|known|expected|try)\b", re.I)
+ALLOWED_LIST = re.compile(r"\b(one of|valid|allowed|available|supported|accepted|possible|choices|options|known|existing|registered|expected|try)\b", re.I)
 
 
 def _longest_list(text: str) -> int:

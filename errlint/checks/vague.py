@@ -176,11 +176,13 @@ class GenericFailureMessage(ErrorReplyRule):
             return None
         hits = sig.generic_hits(prose)
         shaped = False
-        if not hits and (message is None or ctx is None or message.profile != "exc" or fixable(message, ctx)) and not field_scoped(message):
+        if not hits and (message is None or ctx is None or message.profile != "exc" or fixable(message, ctx)):
             # a failure by its shape; in plain library code only where the caller can fix it (an
             # internal exception's reader is the calling code, which has the traceback)
             hits = failure_statements(prose)
             shaped = bool(hits)
+            if shaped and field_scoped(message) and _names_something(sig, template, prose):
+                return None  # beside its field, "Invalid JSON" and "Not a valid email address" name the form it expects
         if hits and TEMPLATE_MARKS.search(template.literal):
             return None  # "Failed to load {}: {}" with loguru/%-style arguments names its values
         generic_words = set(sig.generic.words)
@@ -206,8 +208,8 @@ class GenericFailureMessage(ErrorReplyRule):
             # upstream, repeats the operation the words name)
             statements = failure_statements(own) if shaped else []
             beside = sig.content_words(template, prose=outside(own, statements)) if len(statements) == 1 else content
-            if len(beside) >= 2:
-                return None
+            if len(_naming_words(sig, template, outside(own, statements) if len(statements) == 1 else own)) >= 2:
+                return None  # not "Hmm, that didn't work. Please try a different value."
         if identifiers(template) or value_placeholders(template) or PY_LITERAL.search(template.literal):
             return None
         if content and any(h.has(EXCEPTION) for h in template.placeholders):
@@ -216,3 +218,23 @@ class GenericFailureMessage(ErrorReplyRule):
             start, end = hits[0]
             return prose[start:end]
         return template.literal.strip()
+
+
+def _naming_words(sig: Signals, template: Template, prose: str) -> List[str]:
+    """The content words of `prose` that name a thing: not fillers, and not stand-ins ("a different
+    value", "the data provided") unless a naming word right before one makes it a compound ("image
+    data", "header value")."""
+    stand_ins = set(sig.stand_ins.words)
+    content = {w.lower() for w in sig.content_words(template, prose=prose)}
+    out: List[str] = []
+    previous = ""
+    for word in re.findall(r"[A-Za-z][\w'-]*", prose):
+        low = word.lower()
+        if low in content and (low not in stand_ins or previous):
+            out.append(word)
+        previous = low if low in content and low not in stand_ins else ""
+    return out
+
+
+def _names_something(sig: Signals, template: Template, prose: str) -> bool:
+    return bool(_naming_words(sig, template, prose))

@@ -34,7 +34,8 @@ from . import nodes
 SOURCE_CALLS = re.compile(r"(^|\.)(getenv|parse_args|parse_known_args|parse_intermixed_args|get_json|input)$|^os\.environ\.get$")
 ENV_CALL = re.compile(r"(^|\.)getenv$|environ")
 # Dotted reads that are caller input (`sys.argv[1]`, `os.environ["X"]`).
-SOURCE_ATTRS = re.compile(r"^(sys\.argv|os\.environ|environ|argv|(flask|quart|bottle)\.request)$")
+# A Django form's `self.cleaned_data` and a DRF serializer's `self.initial_data` hold what the user submitted.
+SOURCE_ATTRS = re.compile(r"^(sys\.argv|os\.environ|environ|argv|(flask|quart|bottle)\.request|self\.cleaned_data|self\.initial_data)$")
 # Fields of a web framework's request object that carry what the client sent.
 REQUEST_FIELDS = frozenset({
     "args", "json", "form", "values", "files", "headers", "cookies", "data", "body", "query", "query_params",
