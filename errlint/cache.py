@@ -114,15 +114,27 @@ class Cache:
         self.final = {"digest": digest, "results": [[r.path, {"diagnostics": [_dump(d) for d in r.diagnostics],
                                                               "encoding": r.encoding, "parsed": r.parsed}] for r in results]}
 
-    def get(self, path: str, digest: str) -> Optional[FileResult]:
+    def _entry(self, path: str) -> Optional[Dict[str, Any]]:
+        """A file's entry, or None when there is none or it is not one (a cache another build wrote)."""
         entry = self.entries.get(path)
+        return entry if isinstance(entry, dict) else None
+
+    def get(self, path: str, digest: str) -> Optional[FileResult]:
+        """The file's stored result, or None (a miss) when its hash differs or any part of the entry
+        is not what this build writes: a miss recomputes the file, a bad entry must not crash."""
+        entry = self._entry(path)
         if not entry or entry.get("hash") != digest:
             return None
         try:
-            result = FileResult(path, [_load(d) for d in entry["diagnostics"]], None, entry.get("encoding", "utf-8"), entry.get("parsed", True))
+            encoding, parsed = entry.get("encoding", "utf-8"), entry.get("parsed", True)
+            if not isinstance(encoding, str) or not isinstance(parsed, bool):
+                return None
+            result = FileResult(path, [_load(d) for d in entry["diagnostics"]], None, encoding, parsed)
             if entry.get("base") is not None:
                 result.base = [_load(d) for d in entry["base"]]
                 result.variants = [dict(v, by={k: [_load(d) for d in ds] for k, ds in v["by"].items()}) for v in entry["variants"]]
+                if not isinstance(entry["summary"], dict) or not all(isinstance(v.get("i"), int) for v in result.variants):
+                    return None
                 result.summary = entry["summary"]
             return result
         except (KeyError, TypeError, ValueError, AttributeError):
@@ -130,11 +142,11 @@ class Cache:
 
     def depends(self, path: str) -> Optional[str]:
         """The digest of the cross-file facts `path`'s findings were last judged with."""
-        entry = self.entries.get(path)
+        entry = self._entry(path)
         return entry.get("depends") if entry else None
 
     def note_depends(self, path: str, digest: str) -> None:
-        entry = self.entries.get(path)
+        entry = self._entry(path)
         if entry is not None and entry.get("depends") != digest:
             entry["depends"] = digest
             self.dirty = True
@@ -232,6 +244,13 @@ def _dump(d: Diagnostic) -> Dict[str, Any]:
 
 
 def _load(raw: Dict[str, Any]) -> Diagnostic:
+    """A stored diagnostic; TypeError when a field is not of the type this build writes."""
+    if not isinstance(raw, dict) or not all(isinstance(raw.get(k), str) for k in ("code", "name", "message", "filename", "suggestion", "level")):
+        raise TypeError("not a stored diagnostic")
+    for key in ("location", "end_location"):
+        value = raw[key]
+        if value is not None and not (isinstance(value, list) and len(value) == 2 and all(isinstance(n, int) and not isinstance(n, bool) for n in value)):
+            raise TypeError(f"bad {key}")
     fix = None
     if raw.get("fix"):
         f = raw["fix"]

@@ -94,6 +94,8 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
 
     paths = paths or (".",)
     stdin = paths == ("-",)
+    if "-" in paths and not stdin:
+        fail("`-` (read the code from stdin) cannot be combined with other paths; run errlint once on stdin and once on the paths")
     overrides = {
         "exclude": tuple(_split(exclude)) or None,
         "extend_exclude": tuple(_split(extend_exclude)) or None,
@@ -113,10 +115,14 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
                                tolerant=show_settings)
         settings = project.settings
         if show_settings:
-            _show_settings(project, selection)
+            _show_settings(project, selection, cache_dir=cache_dir, no_cache=no_cache)
             if project.config_errors:
                 sys.exit(2)
             return
+        if stdin and force_exclude and stdin_filename and _excluded(settings, stdin_filename):
+            if fixing or add_noqa:
+                _write_source(sys.stdin.buffer.read())  # an editor piping the file through: it comes back as it was
+            return  # `--force-exclude`: an excluded file is not checked, whether named or piped in
         if stdin:
             result, data = _check_stdin(settings, selection, stdin_filename, ignore_noqa)
         else:
@@ -217,6 +223,12 @@ def check(paths: Tuple[str, ...], select, extend_select, ignore, output_format, 
         sys.exit(1)
     if fixing and changed and (fix or exit_non_zero_on_fix) and not exit_zero:
         sys.exit(1)  # files were rewritten: pre-commit and CI must see that something changed
+
+
+def _excluded(settings, name: str) -> bool:
+    from .discovery import Excluder
+
+    return Excluder(settings).excluded(Path(name)) is not None
 
 
 def _check_stdin(settings, selection: Selection, stdin_filename: Optional[str], ignore_noqa: bool) -> Tuple[RunResult, bytes]:
@@ -386,8 +398,9 @@ def _fixed_list(fixed: Sequence[Diagnostic]) -> str:
     return "Fixed:\n" + "".join(f"  {d.filename}:{d.location.row}:{d.location.column}: {d.code} {d.fix.title}\n" for d in fixed if d.fix)
 
 
-def _show_settings(project, selection: Selection) -> None:
-    """The project, its config (or the config's problems, then the defaults) and every rule's state."""
+def _show_settings(project, selection: Selection, cache_dir: Optional[str] = None, no_cache: bool = False) -> None:
+    """The project, its config (or the config's problems, then the defaults), the settings in effect
+    (the command line's selectors and cache flags applied) and every rule's state."""
     from dataclasses import fields
 
     from .config import shown_path
@@ -402,16 +415,22 @@ def _show_settings(project, selection: Selection) -> None:
     config = shown_path(project.config_file) if project.config_file else "(none: defaults)"
     click.echo(f"config: {config}{' (invalid: defaults shown)' if project.config_errors else ''}")
     click.echo(f"project root: {project.root}{'' if project.anchored else ' (no pyproject.toml, errlint.toml, setup.cfg or .git above: the current directory)'}")
-    click.echo(f"cache: {project.cache_dir()}")
+    click.echo("cache: off (--no-cache)" if no_cache else f"cache: {project.cache_dir(cache_dir)}")
     versions = project.versions()
     for package in ("mcp", "fastmcp"):
         version, source = versions.get(package, ("", ""))
         shown = f"{version} (from {source})" if version else "not detected (no pin in uv.lock, poetry.lock, pdm.lock, requirements*.txt, pyproject.toml or setup.cfg at the root, and not installed in its .venv)"
         click.echo(f"{package} version: {shown}")
+    cli = {"select": selection.select, "extend_select": selection.extend_select, "ignore": selection.ignore}
     for f in fields(settings):
         if f.name in ("config_path", "project_root", "project_is_repo"):
             continue
-        click.echo(f"{f.name.replace('_', '-')} = {getattr(settings, f.name)!r}")
+        value = getattr(settings, f.name)
+        if f.name == "select" and cli["select"]:
+            value = tuple(cli["select"])  # the command line's --select replaces the config's
+        elif f.name in ("extend_select", "ignore") and cli[f.name]:
+            value = tuple(value) + tuple(cli[f.name])  # added to the config's
+        click.echo(f"{f.name.replace('_', '-')} = {value!r}")
     from . import tokens
 
     click.echo(f"token counter: {tokens.backend()}")
@@ -444,6 +463,11 @@ def rule(code: Optional[str], show_all: bool, output_format: str) -> None:
         selected = list(catalog.values())
     elif code:
         selected = [r for c, r in catalog.items() if c == code.upper() or r.name == code.lower()]
+        if not selected and code.upper() == "AEM000":
+            click.echo("# internal-error (AEM000)\n\nNot a rule: errlint reports AEM000 when one of its rules failed on a file (the "
+                       "other rules still ran) or when the flake8 plugin's settings are invalid. Please report it with the file at "
+                       "https://github.com/errlint/errlint/issues; meanwhile exclude the file with --extend-exclude.")
+            return
         if not selected:
             from .config import close_match
 
@@ -471,6 +495,9 @@ def clean(paths: Tuple[str, ...], cache_dir: Optional[str]) -> None:
 
     from .project import load_project
 
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        fail(f"path {missing[0]!r} does not exist, so no cache was removed; pass the files or folders `errlint check` was run on")
     project = load_project(list(paths) or ["."], tolerant=True)  # a broken config does not move the cache
     target = project.cache_dir(cache_dir)
     if not target.exists():
@@ -481,6 +508,8 @@ def clean(paths: Tuple[str, ...], cache_dir: Optional[str]) -> None:
         fail(f"{str(target)!r} is not an errlint cache (it has no CACHEDIR.TAG written by errlint), so nothing was removed; "
              "pass the folder `errlint check --cache-dir` wrote to")
     shutil.rmtree(target, ignore_errors=True)
+    if target.exists():
+        fail(f"could not remove {str(target)!r} (a read-only folder or files in use); remove it by hand or check its permissions")
     click.echo(f"Removed {target}")
 
 

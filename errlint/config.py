@@ -304,18 +304,29 @@ def settings_from_table(table: Dict[str, Any], config: Path) -> Settings:
 
 
 def _known_selectors(selectors: Sequence[Tuple[str, str]], packs: Sequence[str], problems: _Problems) -> None:
-    """Each well-formed selector must match a rule (of errlint or of the config's phrase packs)."""
-    if not selectors:
-        return
+    """Each well-formed selector must match a rule (of errlint or of the config's phrase packs). A
+    pack that does not load is one more problem of the file, reported with the others; the
+    selectors are then checked against errlint's own rules (a code only that pack defines is left
+    alone)."""
+    from .families import PREFIX
     from .packs import PackError, bundled_pack_files, load, user_pack_files  # deferred: cycle
     from .registry import rule_catalog, selector_matches
 
-    try:
-        catalog = rule_catalog(load(bundled_pack_files() + user_pack_files(Path(p) for p in packs)) if packs else None)
-    except PackError:
-        return  # the pack's own error is reported when the run loads it
+    catalog = None
+    broken = False
+    if packs:
+        try:
+            catalog = rule_catalog(load(bundled_pack_files() + user_pack_files(Path(p) for p in packs)))
+        except PackError as exc:
+            problems.add("packs", str(exc))
+            broken = True
+    if not selectors:
+        return
+    catalog = catalog or rule_catalog(None)
     words = list(catalog) + [r.name for r in catalog.values()]
     for key, selector in selectors:
+        if broken and not selector.startswith((PREFIX, "ALL")) and selector[:1].isupper():
+            continue  # `XYZ901`: maybe a rule of the pack that did not load
         if not any(selector_matches(selector, r) for r in catalog.values()):
             hint = close_match(selector, words) or "; run `errlint rule --all` for the list"
             problems.add(key, f"{selector!r} matches no rule{hint}")
@@ -401,11 +412,14 @@ def _rule_options(value: Any, problems: _Problems) -> Tuple[Tuple[str, Tuple[Tup
                 problems.add(f"rules.{code}.{name}", f"{rule_code} has no option {name!r}" + then_say(hint, advice))
                 good = False
             elif not _option_ok(allowed[name].kind, option_value):
-                problems.add(f"rules.{code}.{name}", f"{option_value!r:.80} is not allowed; use a {allowed[name].kind} (see `errlint rule {rule_code}`)")
+                problems.add(f"rules.{code}.{name}", f"{option_value!r:.80} is not allowed; use {_KIND_WORDS.get(allowed[name].kind, allowed[name].kind)} (see `errlint rule {rule_code}`)")
                 good = False
         if good:
             out.append((rule_code, tuple(options.items())))
     return tuple(out)
+
+
+_KIND_WORDS = {"int": "a positive integer", "str": "a string", "bool": "true or false", "list[str]": "a list of strings"}
 
 
 def _option_ok(kind: str, value: Any) -> bool:

@@ -89,11 +89,29 @@ def compile_pattern(pattern: str):
     matches folders only, and a leading `!` negates. Raises ValueError for an invalid pattern."""
     try:
         compiled = pathspec.GitIgnoreSpec.from_lines([pattern]).patterns
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, re.error) as exc:
         raise ValueError(f"{pattern!r} is not a valid gitignore-style pattern ({exc}); fix or remove it") from None
     if not compiled or compiled[0].regex is None:
+        if pattern.strip() and not pattern.lstrip().startswith("#"):
+            raise ValueError(f"{pattern!r} is not a valid gitignore-style pattern (an unclosed `[`?); fix or remove it")
         raise ValueError(f"{pattern!r} matches no path (it is empty or a `#` comment); remove it")
     return compiled[0]
+
+
+def _gitignore_spec(lines: Sequence[str]) -> pathspec.PathSpec:
+    """A `.gitignore` file's patterns; a line git accepts but the pattern library refuses (`[z-a]`,
+    a trailing backslash) is skipped, as git skips a pattern it cannot use."""
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except (ValueError, TypeError, re.error):
+        kept = []
+        for line in lines:
+            try:
+                pathspec.GitIgnoreSpec.from_lines([line])
+            except (ValueError, TypeError, re.error):
+                continue
+            kept.append(line)
+        return pathspec.GitIgnoreSpec.from_lines(kept)
 
 
 def path_matches(pattern: str, rel: str) -> bool:
@@ -136,7 +154,7 @@ class GitIgnore:
             lines = file.read_text("utf-8", errors="replace").splitlines()
         except OSError:
             return
-        spec = pathspec.GitIgnoreSpec.from_lines(lines)
+        spec = _gitignore_spec(lines)
         if directory in self.specs:
             spec = self.specs[directory] + spec
         self.specs[directory] = spec

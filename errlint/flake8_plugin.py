@@ -76,6 +76,8 @@ class ErrlintChecker:
         else:
             found = find_config(Path.cwd() if filename in STDIN_NAMES else Path(filename).absolute().parent)
         key = str(found) if found else None
+        if cls.max_message_tokens is not None and cls.max_message_tokens < 1:
+            raise ConfigError(f"--errlint-max-message-tokens {cls.max_message_tokens} is not allowed; use a positive integer")
         if key not in cls._runs:
             settings = load_settings(found, Path.cwd())
             overrides = {"max_message_tokens": cls.max_message_tokens, "logger_objects": cls.logger_objects or None,

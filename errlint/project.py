@@ -83,6 +83,8 @@ def load_project(paths: Sequence[str], config: Optional[str] = None, isolated: b
         config_file = Path(config)
         if config_file.is_dir():
             raise ConfigError(f"--config {config!r} is a directory; pass the pyproject.toml or errlint.toml file in it")
+        if config_file.exists() and not config_file.is_file():
+            raise ConfigError(f"--config {config!r} is not a regular file; pass a pyproject.toml or errlint.toml file")
         if not config_file.is_file():
             raise ConfigError(f"config file {config!r} does not exist; pass an existing pyproject.toml or errlint.toml to --config")
         root, anchored = config_file.resolve().parent, True
@@ -101,6 +103,8 @@ def load_project(paths: Sequence[str], config: Optional[str] = None, isolated: b
                        config_path=str(config_file.resolve()) if config_file is not None else "")
     clean = {k: v for k, v in (overrides or {}).items() if v is not None}
     _check_patterns(clean)
+    if clean.get("extend_exclude"):  # "add exclude patterns": to the config's, as --extend-select adds
+        clean["extend_exclude"] = tuple(settings.extend_exclude) + tuple(clean["extend_exclude"])  # type: ignore[arg-type]
     if clean:
         settings = replace(settings, **clean)
     return Project(root, settings, config_file, anchored, errors)

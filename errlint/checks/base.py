@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple
+from functools import lru_cache
+from typing import Any, ClassVar, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 import libcst as cst
 
@@ -297,8 +298,18 @@ def caught_by_name(callee: str, caught) -> bool:
     cls = callee.rsplit(".", 1)[-1]
     if cls in caught:
         return True
-    top = callee.split(".", 1)[0]
-    return any("." in c and c.rsplit(".", 1)[-1] == cls and ("." not in callee or c.split(".", 1)[0] == top) for c in caught)
+    packages = _qualified_catches(caught if isinstance(caught, frozenset) else frozenset(caught)).get(cls)
+    return bool(packages) and ("." not in callee or callee.split(".", 1)[0] in packages)
+
+
+@lru_cache(maxsize=16)
+def _qualified_catches(caught: frozenset) -> Dict[str, FrozenSet[str]]:
+    """Last name -> the top-level packages it is caught from (`pydantic.ValidationError`)."""
+    index: Dict[str, set] = {}
+    for c in caught:
+        if "." in c:
+            index.setdefault(c.rsplit(".", 1)[-1], set()).add(c.split(".", 1)[0])
+    return {k: frozenset(v) for k, v in index.items()}
 
 
 # what a guard against an attack rejects: path traversal and NUL bytes (deny rules), and request
