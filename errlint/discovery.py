@@ -92,9 +92,10 @@ def compile_pattern(pattern: str):
     except (ValueError, TypeError, re.error) as exc:
         raise ValueError(f"{pattern!r} is not a valid gitignore-style pattern ({exc}); fix or remove it") from None
     if not compiled or compiled[0].regex is None:
-        if pattern.strip() and not pattern.lstrip().startswith("#"):
-            raise ValueError(f"{pattern!r} is not a valid gitignore-style pattern (an unclosed `[`?); fix or remove it")
-        raise ValueError(f"{pattern!r} matches no path (it is empty or a `#` comment); remove it")
+        comment = not pattern.strip() or pattern.lstrip().startswith("#")
+        reason = "matches no path (it is empty or a `#` comment); remove it" if comment else \
+            "is not a valid gitignore-style pattern (an unclosed `[`?); fix or remove it"
+        raise ValueError(f"{pattern!r} {reason}")
     return compiled[0]
 
 
