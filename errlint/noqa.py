@@ -212,7 +212,7 @@ def _read_tokens(text: str, line_count: int) -> Tuple[Dict[int, Tuple[int, int]]
                 for row in range(lo, hi + 1):
                     out[row] = (lo, hi)
                 lo, hi = line_count + 2, -1
-    except (tokenize.TokenError, SyntaxError, IndentationError):
+    except (tokenize.TokenError, SyntaxError, IndentationError, SystemError):  # 3.13 raises SystemError on a NUL byte
         return _literal_groups(text), _UNTOKENIZED
     return out, comments
 

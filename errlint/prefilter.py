@@ -53,6 +53,6 @@ def code_may_contain_sink(data: bytes) -> bool:
                 continue
             if may_contain_sink(token.string.encode("utf-8", "surrogatepass")):
                 return True
-    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError, ValueError):
+    except (tokenize.TokenError, SyntaxError, UnicodeDecodeError, ValueError, SystemError):  # 3.13: SystemError on a NUL byte
         return True
     return False

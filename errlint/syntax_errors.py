@@ -135,7 +135,7 @@ def _unterminated_string(text: str, row: int, col: int, reason: str) -> Tuple[in
         if len(exc.args) > 1 and "string" in str(exc.args[0]):
             start_row, start_col = exc.args[1]
             return start_row, start_col + 1, f"unterminated triple-quoted string literal (detected at line {row})"
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, SystemError):  # 3.13: SystemError on a NUL byte
         pass
     return row, col, reason
 

@@ -144,7 +144,7 @@ def _literals(path: str) -> List[Tuple[int, str]]:
             elif token.type == fstring_middle:
                 out.append((token.start[0], token.string))
             previous = token.type
-    except (tokenize.TokenError, SyntaxError):
+    except (tokenize.TokenError, SyntaxError, SystemError):  # 3.13: SystemError on a NUL byte
         pass
     return out
 
