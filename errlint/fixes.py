@@ -294,15 +294,10 @@ class _Bindings(cst.CSTVisitor):
         self.names: set = set()
 
     def _targets(self, node: Optional[cst.CSTNode]) -> None:
-        stack = [node] if node is not None else []
-        while stack:
-            item = stack.pop()
-            if isinstance(item, cst.Name):
-                self.names.add(item.value)
-            elif isinstance(item, (cst.Tuple, cst.List)):
-                stack.extend(el.value for el in item.elements)
-            elif isinstance(item, cst.StarredElement):
-                stack.append(item.value)
+        from .extract.bindings import target_names  # deferred: extraction imports this module's users
+
+        if node is not None:
+            self.names.update(target_names(node))
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._targets(node.target)
@@ -419,17 +414,22 @@ def _overlaps(a: Tuple[int, int], b: Tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
-def _compiles(text: str) -> bool:
+def _compiles(text) -> bool:
     """The file compiles for this Python (not one that uses newer grammar, `type X = int` on 3.11)."""
+    return _compile_problem(text) is None
+
+
+def _compile_problem(source) -> Optional[BaseException]:
+    """What compiling `source` (text or bytes) for this Python raises, or None."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(text, "<original>", "exec", dont_inherit=True)
+            compile(source, "<fixed>", "exec", dont_inherit=True)
     except (KeyboardInterrupt, SystemExit):
         raise
-    except BaseException:
-        return False
-    return True
+    except BaseException as exc:
+        return exc
+    return None
 
 
 def verify(text: str, encoding: str = "utf-8", compiles: bool = True) -> str:
@@ -444,13 +444,15 @@ def verify(text: str, encoding: str = "utf-8", compiles: bool = True) -> str:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             cst.parse_module(data)
-            if compiles:
-                compile(data, "<fixed>", "exec", dont_inherit=True)
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:
-        return f"the fixed file would not parse ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})"
-    return ""
+        problem: Optional[BaseException] = exc
+    else:
+        problem = _compile_problem(data) if compiles else None
+    if problem is None:
+        return ""
+    return f"the fixed file would not parse ({type(problem).__name__}: {str(problem).splitlines()[0] if str(problem) else ''})"
 
 
 def _codec(encoding: str) -> str:

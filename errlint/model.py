@@ -223,12 +223,13 @@ def escaped_char(ch: str) -> str:
     return {"\r": "\\r", "\t": "\\t"}.get(ch) or repr(ch)[1:-1]
 
 
-def printable(text: str) -> str:
-    """`text` with its unprintable characters written as escapes (`\\x00`, `\\u202e`, `\\ud800`): a
-    diagnostic quotes message text, which must neither move the terminal's cursor nor crash the writer."""
+def printable(text: str, keep: str = "") -> str:
+    """`text` with its unprintable characters written as escapes (`\\x00`, `\\u202e`, `\\ud800`),
+    those in `keep` left as they are: a diagnostic quotes message text, which must neither move the
+    terminal's cursor nor crash the writer."""
     if text.isprintable():
         return text
-    return "".join(escaped_char(ch) if unprintable(ch) else ch for ch in text)
+    return "".join(escaped_char(ch) if unprintable(ch) and ch not in keep else ch for ch in text)
 
 
 @dataclass(frozen=True)

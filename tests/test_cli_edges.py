@@ -51,6 +51,15 @@ def test_a_bad_pattern_on_the_command_line_and_in_gitignore(tmp_project):
     assert result.exit_code == 1 and {d["filename"] for d in json.loads(result.output)} == {"a.py"}
 
 
+def _cached_run(project) -> str:
+    """A project with one file, checked once without the cache and once with it: the cold output."""
+    (project / "pyproject.toml").write_text("")
+    (project / "a.py").write_text(BAD)
+    cold = run(["--no-cache", "--output-format", "json", "a.py"]).output
+    run(["--output-format", "json", "a.py"])
+    return cold
+
+
 @pytest.mark.parametrize("damage", [
     lambda e: e.update(location="abc"),
     lambda e: e.update(location=[1]),
@@ -58,10 +67,7 @@ def test_a_bad_pattern_on_the_command_line_and_in_gitignore(tmp_project):
     lambda e: e.clear() or e.update(x=1),
 ])
 def test_a_cache_entry_of_the_wrong_shape_is_a_miss(tmp_project, damage):
-    (tmp_project / "pyproject.toml").write_text("")
-    (tmp_project / "a.py").write_text(BAD)
-    cold = run(["--no-cache", "--output-format", "json", "a.py"]).output
-    run(["--output-format", "json", "a.py"])
+    cold = _cached_run(tmp_project)
     for path in (tmp_project / ".errlint_cache").rglob("*.json"):
         data = json.loads(path.read_text())
         for entry in data.values() if isinstance(data, dict) else ():
@@ -79,10 +85,7 @@ def test_a_cache_entry_of_the_wrong_shape_is_a_miss(tmp_project, damage):
 
 
 def test_a_file_entry_that_is_not_an_entry_is_a_miss(tmp_project):
-    (tmp_project / "pyproject.toml").write_text("")
-    (tmp_project / "a.py").write_text(BAD)
-    cold = run(["--no-cache", "--output-format", "json", "a.py"]).output
-    run(["--output-format", "json", "a.py"])
+    cold = _cached_run(tmp_project)
     for path in (tmp_project / ".errlint_cache").rglob("*.json"):
         data = json.loads(path.read_text())
         if "results" in data:

@@ -207,8 +207,8 @@ class GenericFailureMessage(ErrorReplyRule):
             # (one statement: "Failed to sort the dataset: Sort failed", the default of a silent
             # upstream, repeats the operation the words name)
             statements = failure_statements(own) if shaped else []
-            beside = sig.content_words(template, prose=outside(own, statements)) if len(statements) == 1 else content
-            if len(_naming_words(sig, template, outside(own, statements) if len(statements) == 1 else own)) >= 2:
+            beside = outside(own, statements) if len(statements) == 1 else own
+            if len(_naming_words(sig, template, beside)) >= 2:
                 return None  # not "Hmm, that didn't work. Please try a different value."
         if identifiers(template) or value_placeholders(template) or PY_LITERAL.search(template.literal):
             return None

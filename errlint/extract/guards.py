@@ -251,17 +251,22 @@ def deny_stated(template, lits) -> bool:
     return bool(DENY_STATED.search(template.prose))
 
 
+def _last_statement(stmt: cst.If) -> Optional[cst.CSTNode]:
+    """The last small statement of an `if`'s body (`return v` in `if k == x: return v`)."""
+    body = stmt.body.body if isinstance(stmt.body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+    last = body[-1] if body else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1] if last.body else None
+    return last
+
+
 def early_exit(stmt: Optional[cst.CSTNode]) -> bool:
     """`if <check>: return/continue/break` with no `else`: the statement right after it runs only
     when the check failed (early-return fall-through). Only checks, not arbitrary calls; the walker
     also skips an exit that reports an error itself (`if bad: return error_reply`)."""
     if stmt.__class__ is not cst.If or stmt.orelse is not None:  # exact class test: see `nodes`
         return False
-    body = stmt.body.body if isinstance(stmt.body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
-    last = body[-1] if body else None
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1] if last.body else None
-    if not isinstance(last, (cst.Return, cst.Continue, cst.Break)):
+    if not isinstance(_last_statement(stmt), (cst.Return, cst.Continue, cst.Break)):
         return False  # a `raise` exits on failure: the statement after it is the path that passed
     test = stmt.test
     while isinstance(test, cst.UnaryOperation):
@@ -287,12 +292,8 @@ def search_miss(loop: cst.CSTNode, exits=(cst.Return,)) -> Optional[cst.Comparis
     for stmt in loop.body.body:
         if stmt.__class__ is not cst.If or stmt.orelse is not None or not isinstance(stmt.test, cst.Comparison):
             continue
-        body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else stmt.body.body
-        last = body[-1] if body else None
-        if isinstance(last, cst.SimpleStatementLine):
-            last = last.body[-1] if last.body else None
         test = stmt.test
-        if not isinstance(last, exits) or len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.Equal):
+        if not isinstance(_last_statement(stmt), exits) or len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.Equal):
             continue
         left, right = test.left, test.comparisons[0].comparator
         for element, value in ((left, right), (right, left)):

@@ -38,7 +38,7 @@ from .call_kinds import CallKinds
 from .read_records import read_records
 from .credential_evidence import keyed_secret, over_credentials
 from .http_objects import is_response
-from .transient import EXCEPTION_HANDLER_DECORATORS
+from .transient import handled_types
 from .value_names import (
     BOUNDED_ANNOTATION,
     BOUNDED_NAME,
@@ -285,14 +285,9 @@ class PlaceholderKinds(CallKinds):
         """The exception classes the current function is registered to handle, when `name` is its
         last positional parameter (Flask's `handler(err)`, FastAPI's `handler(request, exc)`)."""
         func = getattr(self, "function", None)
-        node = func.node if func is not None else None
-        if node is None or not func.params or func.params[-1].name != name:
+        if func is None or func.node is None or not func.params or func.params[-1].name != name:
             return ()
-        for deco in node.decorators:
-            call = deco.decorator
-            if call.__class__ is cst.Call and nodes.last_name(call.func) in EXCEPTION_HANDLER_DECORATORS:
-                return tuple(self.qualify(a.value) or nodes.dotted(a.value) for a in call.args if a.keyword is None)
-        return ()
+        return next(iter(handled_types(func, lambda n: self.qualify(n) or nodes.dotted(n))), ())
 
     def _module_request_secret(self, depth: int) -> bool:
         """Some HTTP request of the module puts a secret in its URL or its `params` (read where it is

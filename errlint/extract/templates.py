@@ -299,8 +299,9 @@ class TemplateBuilder(PlaceholderKinds):
         string (`def _tag_rule(): return f"... at most {MAX_TAG_LEN} characters."`)."""
         found = [b for b in self.scope.lookup(name) if b.kind == "def"]
         func = found[0].value if len(found) == 1 else None
-        if not isinstance(func, cst.FunctionDef) or func.params.params or func.params.posonly_params or func.params.kwonly_params \
-                or func.params.star_arg is not cst.MaybeSentinel.DEFAULT and func.params.star_arg is not None or func.params.star_kwarg is not None:
+        params = func.params if isinstance(func, cst.FunctionDef) else None
+        if params is None or params.params or params.posonly_params or params.kwonly_params \
+                or isinstance(params.star_arg, (cst.Param, cst.ParamStar)) or params.star_kwarg is not None:
             return None
         body = [s for s in (func.body.body if isinstance(func.body, cst.IndentedBlock) else func.body.body)
                 if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr) and isinstance(s.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))]

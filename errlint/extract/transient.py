@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 import re
-from typing import Optional, Set
+from typing import List, Optional, Set, Tuple
 
 import libcst as cst
 
@@ -139,17 +139,22 @@ def is_transient(message: Message, statuses: Set[int]) -> bool:
 EXCEPTION_HANDLER_DECORATORS = frozenset({"exception_handler", "errorhandler", "app_errorhandler", "register_error_handler"})
 
 
+def handled_types(function, name_of=nodes.dotted) -> List[Tuple[str, ...]]:
+    """The exception classes each decorator of `function` registers it to handle, one tuple per
+    decorator (`@app.errorhandler(requests.HTTPError)`), named by `name_of`."""
+    node = getattr(function, "node", None) if function is not None else None
+    out = []
+    for deco in getattr(node, "decorators", ()):
+        call = deco.decorator
+        if call.__class__ is cst.Call and nodes.last_name(call.func) in EXCEPTION_HANDLER_DECORATORS:
+            out.append(tuple(name_of(a.value) for a in call.args if a.keyword is None))
+    return out
+
+
 def handles_transient(function) -> bool:
     """The function is registered as the handler of transient failures only
     (`@app.exception_handler(httpx.ConnectError)`, `@app.errorhandler(requests.Timeout)`)."""
-    node = getattr(function, "node", None) if function is not None else None
-    for deco in getattr(node, "decorators", ()):
-        call = deco.decorator
-        if call.__class__ is cst.Call and nodes.last_name(call.func) in EXCEPTION_HANDLER_DECORATORS and call.args:
-            types = [nodes.dotted(a.value) for a in call.args if a.keyword is None]
-            if types and all(t and TRANSIENT_TYPES.search(t.rsplit(".", 1)[-1]) for t in types):
-                return True
-    return False
+    return any(types and all(t and TRANSIENT_TYPES.search(t.rsplit(".", 1)[-1]) for t in types) for types in handled_types(function))
 
 
 def retry_loop(stmt: cst.CSTNode) -> bool:

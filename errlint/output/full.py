@@ -5,7 +5,7 @@ import unicodedata
 from typing import Dict, List, Optional
 
 from ..checks.leaks import LITERAL_SECRETS, mask
-from ..model import Diagnostic, escaped_char, unprintable
+from ..model import Diagnostic, printable
 from ..noqa import physical_lines
 from .style import Style
 
@@ -39,7 +39,7 @@ def render(diagnostics: List[Diagnostic], color: bool = False, sources: Optional
 
 def _shown(text: str) -> str:
     """A source line as printed: a NUL or a right-to-left override becomes its escape (a tab stays)."""
-    return "".join(escaped_char(c) if c != "\t" and unprintable(c) else c for c in text)
+    return printable(text, keep="\t")
 
 
 def _pad(before: str) -> str:
